@@ -1,0 +1,74 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * G: one task and its scheduling state (Go's {@code g}). A Java task has no stack of its own to
+ * save; the stack is the worker thread's while it runs, which is why a G that must wait for a P in
+ * the middle of a task (exitsyscall) is "locked" to its M, as Go's lockedg is.
+ */
+final class G {
+  // Go's values, so a reader can cross-check runtime2.go.
+  static final int Gidle = 0;
+  static final int Grunnable = 1;
+  static final int Grunning = 2;
+  static final int Gsyscall = 3;
+  static final int Gwaiting = 4;
+  static final int Gdead = 6;
+
+  private static final VarHandle STATUS;
+
+  static {
+    try {
+      STATUS = MethodHandles.lookup().findVarHandle(G.class, "status", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Accessed through STATUS; see the accessors for the ordering each needs. */
+  @SuppressWarnings("unused")
+  private int status = Gidle;
+
+  /** The task; null while the G sits on a free list. Published to other Ms by the queue it is on. */
+  Runnable task;
+
+  /** goroutine id, from the P's cache of 16 (Go's goidcache). */
+  long goid;
+
+  /** Intrusive link for the global queue, batches and free lists (Go's schedlink). */
+  G schedlink;
+
+  /** The M whose thread holds this G's stack while the G waits for a P (Go's lockedm). */
+  M lockedm;
+
+  G() {}
+
+  int status() {
+    // Opaque: readers (stats, sysmon) only need some recent value; decisions are made by CAS.
+    return (int) STATUS.getOpaque(this);
+  }
+
+  void setStatus(int s) {
+    // Release: a reader that sees the new state also sees the fields written before it.
+    STATUS.setRelease(this, s);
+  }
+
+  boolean casStatus(int from, int to) {
+    // Full CAS: sysmon and the owning M may race on the same transition (Grunning -> Gwaiting).
+    return STATUS.compareAndSet(this, from, to);
+  }
+
+  static String statusName(int s) {
+    return switch (s) {
+      case Gidle -> "Gidle";
+      case Grunnable -> "Grunnable";
+      case Grunning -> "Grunning";
+      case Gsyscall -> "Gsyscall";
+      case Gwaiting -> "Gwaiting";
+      case Gdead -> "Gdead";
+      default -> "G?" + s;
+    };
+  }
+}

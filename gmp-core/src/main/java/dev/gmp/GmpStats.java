@@ -1,0 +1,52 @@
+package dev.gmp;
+
+/**
+ * An immutable snapshot of a {@link GmpExecutor}'s scheduler. Each field is read without stopping
+ * anything, so fields may be from slightly different instants; cheap enough to poll.
+ *
+ * @param parallelism Ps (GOMAXPROCS)
+ * @param threads worker threads (Ms) alive
+ * @param idleThreads Ms parked on the idle list
+ * @param spinningThreads Ms looking for work to steal
+ * @param idleProcessors Ps on the idle list
+ * @param globalQueueLength tasks in the global queue
+ * @param localQueueLength tasks in all Ps' local rings and runnext slots
+ * @param runnableTasks tasks queued anywhere (Go's /sched/goroutines/runnable)
+ * @param runningTasks tasks running on an M (/sched/goroutines/running)
+ * @param syscallTasks tasks inside {@link GmpExecutor#blocking} (Gsyscall; one M each)
+ * @param waitingTasks tasks that sysmon found blocked without {@code blocking} and took the P
+ *     from (Gwaiting)
+ * @param completedTasks tasks that finished (normally or by throwing)
+ * @param steals successful steals from another P's queue
+ * @param parks times an M parked on the idle list
+ * @param unparks times a parked M had to be unparked
+ * @param threadStartFailures times no thread could be had (ThreadFactory threw or returned null,
+ *     Thread.start failed, or maxThreads was reached)
+ * @param handoffs Ps handed from a blocked M to another (handoffp)
+ * @param retakes Ps sysmon took from a blocked or long-running M
+ * @param preemptionRequests time slices sysmon found expired
+ * @param spareThreads Ms running a task without a P after a retake
+ * @param sysmonWakeups rounds sysmon has run
+ */
+public record GmpStats(
+    int parallelism,
+    int threads,
+    int idleThreads,
+    int spinningThreads,
+    int idleProcessors,
+    int globalQueueLength,
+    int localQueueLength,
+    int runnableTasks,
+    int runningTasks,
+    int syscallTasks,
+    int waitingTasks,
+    long completedTasks,
+    long steals,
+    long parks,
+    long unparks,
+    long threadStartFailures,
+    long handoffs,
+    long retakes,
+    long preemptionRequests,
+    int spareThreads,
+    long sysmonWakeups) {}

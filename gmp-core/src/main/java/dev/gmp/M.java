@@ -1,0 +1,239 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * M: a worker thread (Go's {@code m}). Threads come from the executor's ThreadFactory; the M is
+ * the Runnable they run. An M runs tasks only while it holds a P; without one it parks on the
+ * idle-M list until {@link Sched#startm} hands it a P through {@link #nextp}.
+ *
+ * <p>There is no g0: Java gives scheduling code no separate stack to switch to, so the scheduler
+ * loop simply runs on the worker thread between tasks (docs/design.md).
+ */
+final class M implements Runnable {
+  static final ThreadLocal<M> CURRENT = new ThreadLocal<>();
+
+  private static final VarHandle NOTE;
+  private static final VarHandle CURG;
+  private static final VarHandle COMPLETED;
+  private static final VarHandle STEALS;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      NOTE = l.findVarHandle(M.class, "note", int.class);
+      CURG = l.findVarHandle(M.class, "curg", G.class);
+      COMPLETED = l.findVarHandle(M.class, "completed", long.class);
+      STEALS = l.findVarHandle(M.class, "steals", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  // note states (Go's m.park note, with a flag to skip unpark while the sleeper still spins)
+  private static final int NOTE_CLEAR = 0;
+  private static final int NOTE_WOKEN = 1;
+  private static final int NOTE_PARKED = 2;
+
+  final Sched sched;
+  final long id;
+  Thread thread;
+
+  /** The P held; touched by this M's own thread only (others look at P.m()). */
+  P p;
+
+  /** The P handed over by startm/startlockedm; written before notewakeup, read after the wake. */
+  P nextp;
+
+  /** The P held when entering a syscall (Go's oldp). */
+  P oldp;
+
+  /** Whether this M is spinning; written by startm before the wake or by the M itself. */
+  boolean spinning;
+
+  /** Whether the G returned by findRunnable came from runnext and inherits the time slice. */
+  boolean inheritTime;
+
+  /** Link in the idle-M list and whether it is on it (guarded by the scheduler lock). */
+  M schedlink;
+  boolean onIdleList;
+
+  /** Runs a task without a live P after a retake (counted in Sched.nmspare); under the lock. */
+  boolean spare;
+
+  /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
+  boolean exitRequested;
+
+  /** xorshift state for the steal order. */
+  int rand;
+
+  @SuppressWarnings("unused")
+  private int note;
+
+  @SuppressWarnings("unused")
+  private G curg;
+
+  @SuppressWarnings("unused")
+  private long completed;
+
+  @SuppressWarnings("unused")
+  private long steals;
+
+  private final BackoffIdleStrategy idle;
+
+  M(Sched sched, long id) {
+    this.sched = sched;
+    this.id = id;
+    this.rand = (int) (id * 0x9E3779B9L) | 1;
+    this.idle =
+        Switches.IDLE_SPINS > 0
+            ? new BackoffIdleStrategy(
+                Math.max(1, Switches.IDLE_SPINS / 2),
+                Math.max(0, Switches.IDLE_SPINS - Switches.IDLE_SPINS / 2),
+                1_000,
+                1_000)
+            : null;
+  }
+
+  static M current() {
+    return CURRENT.get();
+  }
+
+  @Override
+  public void run() {
+    CURRENT.set(this);
+    try {
+      Schedule.mstart(this);
+    } finally {
+      CURRENT.remove();
+      sched.mexit(this);
+    }
+  }
+
+  G curg() {
+    return (G) CURG.getAcquire(this); // acquire: sysmon/stats then read the G's own fields
+  }
+
+  void setCurg(G g) {
+    CURG.setRelease(this, g); // release: pairs with curg()
+  }
+
+  long completed() {
+    return (long) COMPLETED.getOpaque(this);
+  }
+
+  void incCompleted() {
+    COMPLETED.setOpaque(this, (long) COMPLETED.get(this) + 1); // single writer: opaque suffices
+  }
+
+  long steals() {
+    return (long) STEALS.getOpaque(this);
+  }
+
+  void incSteals() {
+    STEALS.setOpaque(this, (long) STEALS.get(this) + 1); // single writer
+  }
+
+  int nextRandom() {
+    int x = rand;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    rand = x;
+    return x & Integer.MAX_VALUE;
+  }
+
+  // ---------------------------------------------------------------- note (park / unpark)
+
+  /**
+   * notewakeup. Returns true when the thread was parked and had to be unparked. getAndSet is a
+   * full barrier: everything the waker wrote before (nextp, spinning, exitRequested) is visible
+   * to the sleeper once it sees NOTE_WOKEN.
+   */
+  boolean wakeup() {
+    int prev = (int) NOTE.getAndSet(this, NOTE_WOKEN);
+    if (prev == NOTE_PARKED) {
+      LockSupport.unpark(thread);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * notesleep: waits until {@link #wakeup()}. Spins through the idle strategy first (if enabled),
+   * then parks. Interrupts that arrive while idle were aimed at a task that already finished, so
+   * they are dropped, never carried into the next task.
+   *
+   * @return false if {@code timeoutNanos > 0} elapsed without a wake-up
+   */
+  boolean sleep(long timeoutNanos) {
+    if (idle != null) {
+      idle.reset();
+      for (int i = 0; i < Switches.IDLE_SPINS; i++) {
+        if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
+          NOTE.setVolatile(this, NOTE_CLEAR);
+          return true;
+        }
+        idle.idle();
+      }
+    }
+    // CAS: announce we are about to park; a waker that sees PARKED must unpark us.
+    if (!NOTE.compareAndSet(this, NOTE_CLEAR, NOTE_PARKED)) {
+      NOTE.setVolatile(this, NOTE_CLEAR); // it was WOKEN
+      return true;
+    }
+    long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+    for (; ; ) {
+      if (timeoutNanos > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          // Withdraw; if the CAS fails a wake-up raced in and we consume it.
+          if (NOTE.compareAndSet(this, NOTE_PARKED, NOTE_CLEAR)) {
+            return false;
+          }
+          NOTE.setVolatile(this, NOTE_CLEAR);
+          return true;
+        }
+        LockSupport.parkNanos(this, left);
+      } else {
+        LockSupport.park(this);
+      }
+      if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
+        NOTE.setVolatile(this, NOTE_CLEAR);
+        return true;
+      }
+      Thread.interrupted(); // stale interrupt aimed at a finished task: drop it, park again
+    }
+  }
+
+  /**
+   * Like {@link #sleep(long)} with no timeout, but for an M that is in the middle of a task
+   * (exitsyscall waiting for a P): interrupts are kept for the task.
+   */
+  void sleepKeepingInterrupt() {
+    boolean interrupted = false;
+    if (NOTE.compareAndSet(this, NOTE_CLEAR, NOTE_PARKED)) {
+      for (; ; ) {
+        LockSupport.park(this);
+        if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
+          break;
+        }
+        if (Thread.interrupted()) {
+          interrupted = true;
+        }
+      }
+    }
+    NOTE.setVolatile(this, NOTE_CLEAR);
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "M" + id;
+  }
+}

@@ -1,0 +1,150 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * P: a processor, the permit an M must hold to run tasks (Go's {@code p}). There are exactly
+ * {@code parallelism} live Ps. A P carries the local run queue, the schedtick used by the 61-tick
+ * check and by sysmon, the local free-G cache and the goid cache.
+ */
+final class P {
+  static final int Pidle = 0;
+  static final int Prunning = 1;
+  static final int Psyscall = 2;
+  static final int Pdead = 3;
+
+  private static final VarHandle STATUS;
+  private static final VarHandle M_FIELD;
+  private static final VarHandle SCHEDTICK;
+  private static final VarHandle SYSCALLTICK;
+  private static final VarHandle PREEMPT;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      STATUS = l.findVarHandle(P.class, "status", int.class);
+      M_FIELD = l.findVarHandle(P.class, "m", M.class);
+      SCHEDTICK = l.findVarHandle(P.class, "schedtick", long.class);
+      SYSCALLTICK = l.findVarHandle(P.class, "syscalltick", long.class);
+      PREEMPT = l.findVarHandle(P.class, "preempt", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final int id;
+  final RunQueue runq = new RunQueue();
+
+  @SuppressWarnings("unused")
+  private int status = Pidle;
+
+  @SuppressWarnings("unused")
+  private M m;
+
+  /** Link in the idle-P list (guarded by the scheduler lock). */
+  P link;
+
+  /** Incremented by the owner per scheduled task unless the task inherits the slice (runnext). */
+  @SuppressWarnings("unused")
+  private long schedtick;
+
+  /** Incremented by the owner on each entersyscall. */
+  @SuppressWarnings("unused")
+  private long syscalltick;
+
+  /** Set by sysmon when the slice expired; cleared by the owner at its next scheduling point. */
+  @SuppressWarnings("unused")
+  private boolean preempt;
+
+  // Owner-only state.
+  G gFree;
+  int gFreeCount;
+  long goidcache;
+  long goidcacheend;
+  final GQueue batch = new GQueue();
+
+  // sysmon's private view of this P (Go's sysmontick); only the sysmon thread touches these.
+  long sysmonSchedtick = -1;
+  long sysmonSchedwhen;
+  long sysmonSyscalltick = -1;
+  long sysmonSyscallwhen;
+  M sysmonM;
+  long sysmonMcompleted = -1;
+  long sysmonMwhen;
+
+  P(int id) {
+    this.id = id;
+  }
+
+  int status() {
+    // Volatile: thieves, sysmon and exitsyscall decide on it; every transition that races is a CAS.
+    return (int) STATUS.getVolatile(this);
+  }
+
+  void setStatus(int s) {
+    // Volatile: the writer holds the P exclusively; readers must see it before later queue state.
+    STATUS.setVolatile(this, s);
+  }
+
+  boolean casStatus(int from, int to) {
+    // Full CAS: exitsyscall, sysmon's retake and setParallelism race for the same P.
+    return STATUS.compareAndSet(this, from, to);
+  }
+
+  M m() {
+    return (M) M_FIELD.getAcquire(this); // acquire: pairs with setM's release
+  }
+
+  void setM(M mp) {
+    M_FIELD.setRelease(this, mp); // release: sysmon reading p.m sees the M's own fields
+  }
+
+  long schedtick() {
+    return (long) SCHEDTICK.getOpaque(this); // opaque: sysmon needs progress, not ordering
+  }
+
+  void incSchedtick() {
+    SCHEDTICK.setOpaque(this, (long) SCHEDTICK.get(this) + 1); // single writer: no RMW needed
+  }
+
+  long syscalltick() {
+    return (long) SYSCALLTICK.getOpaque(this);
+  }
+
+  void incSyscalltick() {
+    SYSCALLTICK.setOpaque(this, (long) SYSCALLTICK.get(this) + 1); // single writer
+  }
+
+  boolean preempt() {
+    return (boolean) PREEMPT.getOpaque(this); // opaque: a late look only delays the demotion
+  }
+
+  void setPreempt(boolean v) {
+    PREEMPT.setOpaque(this, v);
+  }
+
+  /** Next goid from this P's cache, refilled 16 at a time (Go's goidcache). */
+  long nextGoid(Sched sched) {
+    if (goidcache == goidcacheend) {
+      goidcache = sched.reserveGoids(16);
+      goidcacheend = goidcache + 16;
+    }
+    return goidcache++;
+  }
+
+  @Override
+  public String toString() {
+    return "P" + id + "[" + statusName(status()) + "]";
+  }
+
+  static String statusName(int s) {
+    return switch (s) {
+      case Pidle -> "Pidle";
+      case Prunning -> "Prunning";
+      case Psyscall -> "Psyscall";
+      case Pdead -> "Pdead";
+      default -> "P?" + s;
+    };
+  }
+}

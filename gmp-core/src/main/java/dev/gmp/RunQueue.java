@@ -1,0 +1,343 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/*
+ * Padding: head (CASed by every consumer), tail (written by the owner) and runnext (CASed by the
+ * owner and thieves) each sit on their own pair of cache lines. The JVM lays out superclass fields
+ * first, so a chain of classes is the only flag-free way to order fields (@Contended needs
+ * -XX:-RestrictContended, which a drop-in library cannot ask for).
+ */
+abstract class RunQueuePad0 {
+  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+abstract class RunQueueHead extends RunQueuePad0 {
+  int head;
+}
+
+abstract class RunQueuePad1 extends RunQueueHead {
+  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
+}
+
+abstract class RunQueueTail extends RunQueuePad1 {
+  int tail;
+}
+
+abstract class RunQueuePad2 extends RunQueueTail {
+  long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55;
+}
+
+abstract class RunQueueNext extends RunQueuePad2 {
+  G runnext;
+}
+
+abstract class RunQueuePad3 extends RunQueueNext {
+  long p60, p61, p62, p63, p64, p65, p66, p67, p68, p69, p70, p71, p72, p73, p74, p75;
+}
+
+/**
+ * A P's local run queue: Go's 256-slot lock-free ring ({@code runq}, {@code runqhead},
+ * {@code runqtail}) plus the {@code runnext} slot.
+ *
+ * <p>Single producer (the owning M pushes at the tail), multiple consumers (the owner and thieves
+ * advance the head by CAS). Indices are free-running ints: {@code tail - head} is the length even
+ * across overflow, exactly as Go's uint32 arithmetic.
+ *
+ * <p>Memory ordering, in one place:
+ *
+ * <ul>
+ *   <li>slots are plain: the owner writes a slot and then release-stores tail; a consumer
+ *       acquire-loads tail before reading slots, so it sees the G. A consumer may read a slot the
+ *       owner is overwriting, but only after the head moved past it, and then its CAS on head
+ *       fails and the value is discarded.
+ *   <li>head: consumers acquire-load it and advance it by CAS; the CAS releases the slot reads,
+ *       and the owner acquire-loads head before reusing a slot, so it never overwrites a slot
+ *       someone is still reading.
+ *   <li>tail: only the owner writes it (release store) and reads it (plain).
+ *   <li>runnext: a volatile CAS on both sides. Being a full (sequentially consistent) operation,
+ *       the owner's CAS also serves as the StoreLoad barrier between "work published" and "read
+ *       nmspinning" in wakep (seed 000, 9.3.5).
+ * </ul>
+ */
+final class RunQueue extends RunQueuePad3 {
+  static final int SIZE = 256;
+  private static final int MASK = SIZE - 1;
+
+  private static final VarHandle HEAD;
+  private static final VarHandle TAIL;
+  private static final VarHandle RUNNEXT;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      HEAD = l.findVarHandle(RunQueueHead.class, "head", int.class);
+      TAIL = l.findVarHandle(RunQueueTail.class, "tail", int.class);
+      RUNNEXT = l.findVarHandle(RunQueueNext.class, "runnext", G.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final G[] ring = new G[SIZE];
+
+  /** Owner-only scratch for runqputslow: half the ring plus the displaced G. */
+  private final G[] overflowBatch = new G[SIZE / 2 + 1];
+
+  RunQueue() {}
+
+  /** Test seam: start the free-running indices anywhere (e.g. just before int overflow). */
+  RunQueue(int start) {
+    head = start;
+    tail = start;
+  }
+
+  // ---------------------------------------------------------------- owner side
+
+  /**
+   * runqput: with {@code next}, {@code g} takes runnext and the G it displaces goes to the tail.
+   * A full ring moves its front half plus the G being added to {@code global} in one locked batch
+   * (runqputslow).
+   */
+  void put(G g, boolean next, GlobalQueue global) {
+    if (next) {
+      G old;
+      do {
+        old = (G) RUNNEXT.getVolatile(this);
+        // Volatile CAS: full barrier; wakep's read of nmspinning comes after it (see class doc).
+      } while (!RUNNEXT.compareAndSet(this, old, g));
+      if (old == null) {
+        return;
+      }
+      g = old;
+    }
+    for (; ; ) {
+      // Acquire: consumers released the slots they read when they moved head.
+      int h = (int) HEAD.getAcquire(this);
+      int t = tail; // plain: only this thread writes tail
+      if (t - h < SIZE) {
+        ring[t & MASK] = g;
+        // Release: a consumer that acquire-loads tail sees the slot written above.
+        TAIL.setRelease(this, t + 1);
+        return;
+      }
+      if (putSlow(g, h, t, global)) {
+        return;
+      }
+      // The CAS in putSlow lost to a consumer, so the ring is no longer full: retry.
+    }
+  }
+
+  /** runqputslow: move the front half (or one, under the ablation switch) and g to global. */
+  private boolean putSlow(G g, int h, int t, GlobalQueue global) {
+    int n = Switches.BATCH_OVERFLOW ? (t - h) / 2 : 1;
+    G[] batch = overflowBatch;
+    for (int i = 0; i < n; i++) {
+      batch[i] = ring[(h + i) & MASK];
+    }
+    // CAS (release): claims the n slots against thieves and publishes our reads of them.
+    if (!HEAD.compareAndSet(this, h, h + n)) {
+      java.util.Arrays.fill(batch, 0, n, null);
+      return false;
+    }
+    batch[n] = g;
+    GQueue q = new GQueue();
+    for (int i = 0; i <= n; i++) {
+      q.push(batch[i]);
+      batch[i] = null;
+    }
+    global.lock.lock();
+    try {
+      global.putBatch(q);
+    } finally {
+      global.lock.unlock();
+    }
+    return true;
+  }
+
+  /**
+   * runqputbatch: pushes as many of {@code q} as fit at the tail; what does not fit stays in
+   * {@code q} for the caller.
+   */
+  void putBatch(GQueue q) {
+    int h = (int) HEAD.getAcquire(this); // acquire: see putSlow's note on slot reuse
+    int t = tail;
+    int n = 0;
+    while (!q.isEmpty() && t - h + n < SIZE) {
+      ring[(t + n) & MASK] = q.pop();
+      n++;
+    }
+    if (n > 0) {
+      TAIL.setRelease(this, t + n); // release: publishes the n slots
+    }
+  }
+
+  /** Takes runnext (Go's runqget first step: one CAS, no retry). Its G inherits the time slice. */
+  G takeRunnext() {
+    G next = (G) RUNNEXT.getVolatile(this);
+    if (next != null && RUNNEXT.compareAndSet(this, next, null)) {
+      return next;
+    }
+    return null;
+  }
+
+  /** Takes the ring's head G (Go's runqget after runnext). */
+  G pollRing() {
+    for (; ; ) {
+      int h = (int) HEAD.getAcquire(this); // acquire: synchronizes with other consumers' CAS
+      int t = tail; // plain: owner only
+      if (t == h) {
+        return null;
+      }
+      G g = ring[h & MASK];
+      // CAS (release): thieves race for the same slot; the winner owns g.
+      if (HEAD.compareAndSet(this, h, h + 1)) {
+        return g;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- thief side
+
+  /**
+   * runqsteal: grabs half of {@code victim}'s ring into this (the thief's own, empty) ring and
+   * returns one of the stolen Gs, or null. With {@code stealRunnext} an empty victim may also lose
+   * its runnext, after a short back-off when {@code victimRunning}.
+   */
+  G stealFrom(RunQueue victim, boolean stealRunnext, boolean victimRunning) {
+    int t = tail;
+    int n = victim.grab(ring, t, stealRunnext, victimRunning);
+    if (n == 0) {
+      return null;
+    }
+    n--;
+    G g = ring[(t + n) & MASK];
+    ring[(t + n) & MASK] = null;
+    if (n == 0) {
+      return g;
+    }
+    int h = (int) HEAD.getAcquire(this);
+    if (t - h + n >= SIZE) {
+      throw new IllegalStateException("runqsteal: runq overflow");
+    }
+    TAIL.setRelease(this, t + n); // release: publishes the stolen Gs to our own consumers
+    return g;
+  }
+
+  /**
+   * runqgrab: copies n - n/2 of this ring's Gs (all of them never: half, rounded up) into
+   * {@code batch} starting at {@code batchHead}, then claims them with one CAS on head.
+   */
+  private int grab(G[] batch, int batchHead, boolean stealRunnext, boolean victimRunning) {
+    for (; ; ) {
+      int h = (int) HEAD.getAcquire(this); // acquire: synchronize with other consumers
+      int t = (int) TAIL.getAcquire(this); // acquire: see the slots the owner published
+      int n = t - h;
+      n = Switches.STEAL_HALF ? n - n / 2 : Math.min(n, 1);
+      if (n == 0) {
+        if (stealRunnext) {
+          G next = (G) RUNNEXT.getVolatile(this);
+          if (next != null) {
+            if (victimRunning && Switches.RUNNEXT_STEAL_BACKOFF) {
+              // The owner is running and likely about to take runnext itself; a handoff costs
+              // ~50 ns, so give it ~3 us before taking the G away from its cache.
+              backoff3us();
+            }
+            if (!RUNNEXT.compareAndSet(this, next, null)) {
+              continue;
+            }
+            batch[batchHead & MASK] = next;
+            return 1;
+          }
+        }
+        return 0;
+      }
+      if (n > SIZE / 2) {
+        continue; // h and t read inconsistently (head moved a lot in between): retry
+      }
+      for (int i = 0; i < n; i++) {
+        batch[(batchHead + i) & MASK] = ring[(h + i) & MASK];
+      }
+      // CAS (release): claims the slots; on failure someone else took them, retry.
+      if (HEAD.compareAndSet(this, h, h + n)) {
+        return n;
+      }
+    }
+  }
+
+  private static void backoff3us() {
+    long end = System.nanoTime() + 3_000;
+    while (System.nanoTime() < end) {
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * Takes every G, runnext last (it is the newest), appending them to {@code out} in queue order.
+   * Any thread may call it; it is a consumer like a thief (used by shutdownNow, P retirement and
+   * sysmon's orphan sweep).
+   */
+  int drainTo(GQueue out) {
+    int taken = 0;
+    for (; ; ) {
+      int h = (int) HEAD.getAcquire(this);
+      int t = (int) TAIL.getAcquire(this);
+      int n = t - h;
+      if (n <= 0) {
+        break;
+      }
+      if (n > SIZE) {
+        continue; // inconsistent snapshot
+      }
+      G g = ring[h & MASK];
+      if (HEAD.compareAndSet(this, h, h + 1)) { // one at a time: rare path, simplest to argue
+        out.push(g);
+        taken++;
+      }
+    }
+    G next = (G) RUNNEXT.getVolatile(this);
+    while (next != null) {
+      if (RUNNEXT.compareAndSet(this, next, null)) {
+        out.push(next);
+        taken++;
+        break;
+      }
+      next = (G) RUNNEXT.getVolatile(this);
+    }
+    return taken;
+  }
+
+  /** runqempty: consistent snapshot of head, tail and runnext (volatile: see wakep protocol). */
+  boolean isEmpty() {
+    for (; ; ) {
+      int h = (int) HEAD.getVolatile(this);
+      int t = (int) TAIL.getVolatile(this);
+      G next = (G) RUNNEXT.getVolatile(this);
+      if (t == (int) TAIL.getVolatile(this)) {
+        return h == t && next == null;
+      }
+    }
+  }
+
+  /** Approximate length including runnext (stats). */
+  int size() {
+    int h = (int) HEAD.getAcquire(this);
+    int t = (int) TAIL.getAcquire(this);
+    int n = Math.max(0, Math.min(SIZE, t - h));
+    return RUNNEXT.getAcquire(this) != null ? n + 1 : n;
+  }
+
+  // Test seams.
+  int headForTest() {
+    return (int) HEAD.getVolatile(this);
+  }
+
+  int tailForTest() {
+    return (int) TAIL.getVolatile(this);
+  }
+
+  G runnextForTest() {
+    return (G) RUNNEXT.getVolatile(this);
+  }
+}

@@ -1,0 +1,904 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The scheduler's shared state (Go's {@code schedt}) and the operations that move Ms and Ps
+ * around: wakep, startm, stopm, handoffp, the idle-P and idle-M lists, P retirement and the
+ * executor's run state. The scheduling loop itself is in {@link Schedule}; blocking calls in
+ * {@link Syscall}; the monitor thread in {@link Sysmon}.
+ *
+ * <p>One lock ({@link GlobalQueue#lock}, Go's sched.lock) guards the global queue, the idle lists,
+ * the M count, the zombie list and the run state transitions. The hot paths (local put/get,
+ * stealing, spinning accounting) take no lock.
+ */
+final class Sched {
+  // Run states, ordered.
+  static final int RUNNING = 0;
+  static final int SHUTDOWN = 1;
+  static final int STOP = 2;
+  static final int TIDYING = 3;
+  static final int TERMINATED = 4;
+
+  private static final VarHandle NMSPINNING;
+
+  static {
+    try {
+      NMSPINNING = MethodHandles.lookup().findVarHandle(Sched.class, "nmspinning", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final GmpExecutor executor;
+  final Config config;
+  final GlobalQueue runq = new GlobalQueue();
+  final ReentrantLock lock = runq.lock;
+  final Sysmon sysmon;
+
+  /** allp and its steal order; replaced whole (volatile publication of an immutable snapshot). */
+  volatile Procs procs;
+
+  /** GOMAXPROCS. Written under the lock, read anywhere. */
+  volatile int gomaxprocs;
+
+  // Idle Ps (Go's pidle/npidle). npidle is volatile: it takes part in the needspinning protocol.
+  private P pidle;
+  volatile int npidle;
+
+  // Idle Ms (Go's midle/nmidle) and the M count; guarded by the lock, volatile for stats.
+  private M midle;
+  volatile int nmidle;
+  volatile int mcount;
+  private long mnext = 1;
+  volatile M[] allm = new M[0];
+
+  /** Spinning Ms. Accessed through NMSPINNING (getVolatile / CAS / getAndAdd). */
+  @SuppressWarnings("unused")
+  private volatile int nmspinning;
+
+  /** Go 1.20's needspinning: a submitter found no idle P; an M about to drop its P must spin. */
+  volatile int needspinning;
+
+  /** Ms running a task without a live P (after a retake); guarded by the lock. */
+  volatile int nmspare;
+
+  /** Dead Ps whose owning M has not yet noticed (retired or retaken from under a task). */
+  final List<P> zombies = new ArrayList<>();
+
+  volatile int runState = RUNNING;
+  private boolean sysmonExited;
+  boolean sysmonWaiting;
+  final CountDownLatch terminated = new CountDownLatch(1);
+
+  /** Every worker thread ever started and not retired, for awaitTermination to join. */
+  final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+
+  // Global free-G list (Go's sched.gFree), guarded by the lock; the count is a racy hint outside.
+  G gFreeList;
+  volatile int gFreeCount;
+
+  private final AtomicLong goidgen = new AtomicLong(1);
+
+  // Counters of rare events.
+  final LongAdder parks = new LongAdder();
+  final LongAdder unparks = new LongAdder();
+  final LongAdder threadStartFailures = new LongAdder();
+  final LongAdder handoffs = new LongAdder();
+  final LongAdder retakes = new LongAdder();
+  final LongAdder preemptionRequests = new LongAdder();
+  final LongAdder sysmonWakeups = new LongAdder();
+  volatile Throwable lastThreadStartFailure;
+  // Counters of Ms that exited, folded in under the lock.
+  private volatile long retiredCompleted;
+  private volatile long retiredSteals;
+
+  Sched(GmpExecutor executor, Config config) {
+    this.executor = executor;
+    this.config = config;
+    int n = config.parallelism();
+    P[] all = new P[n];
+    lock.lock();
+    try {
+      for (int i = n - 1; i >= 0; i--) {
+        all[i] = new P(i);
+        pidleput(all[i]);
+      }
+      procs = new Procs(all);
+      gomaxprocs = n;
+    } finally {
+      lock.unlock();
+    }
+    sysmon = new Sysmon(this);
+    sysmon.start();
+  }
+
+  long reserveGoids(int n) {
+    return goidgen.getAndAdd(n); // atomic: Ps refill concurrently (Go's Xadd64 on goidgen)
+  }
+
+  int nmspinning() {
+    return (int) NMSPINNING.getVolatile(this);
+  }
+
+  // ---------------------------------------------------------------- submission
+
+  /** newproc from one of our workers: the task takes runnext (the seed's "go" statement). */
+  void submitLocal(M m, P pp, Runnable task) {
+    if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected
+      throw rejected(task);
+    }
+    G g = Switches.GFREE ? GFree.get(pp, this) : null;
+    if (g == null) {
+      g = new G();
+    }
+    g.task = task;
+    g.goid = pp.nextGoid(this);
+    g.setStatus(G.Grunnable);
+    pp.runq.put(g, Switches.RUNNEXT, runq);
+    if (!Switches.RUNNEXT) {
+      // Without runnext there is no CAS in put: make the StoreLoad explicit (wakep protocol).
+      VarHandle.fullFence();
+    }
+    wakep();
+  }
+
+  /** Submission from any other thread: the global queue, then wake an idle P if nobody spins. */
+  void submitExternal(Runnable task) {
+    G g = new G();
+    g.task = task;
+    g.setStatus(G.Grunnable);
+    lock.lock();
+    try {
+      // Under the lock: shutdown() and shutdownNow() change the state under it, so a task is
+      // either queued before the drain or rejected, never lost in between.
+      if (runState >= SHUTDOWN) {
+        throw rejected(task);
+      }
+      g.goid = goidgen.getAndIncrement();
+      runq.put(g);
+    } finally {
+      lock.unlock();
+    }
+    // An M drops its P only after checking the global queue under the lock, so npidle read here
+    // (after our unlock) is current for any P that went idle before our put.
+    if (npidle > 0 && nmspinning() == 0) {
+      wakep();
+    }
+  }
+
+  RejectedExecutionException rejected(Runnable task) {
+    return new RejectedExecutionException(
+        "Task " + task + " rejected from " + executor + ": executor is shut down");
+  }
+
+  // ---------------------------------------------------------------- spinning and waking
+
+  /**
+   * wakep: start one spinning M on an idle P, only if no M is spinning already. When no P is idle
+   * it sets needspinning instead (Go 1.20), without the lock: the volatile write of needspinning
+   * followed by the volatile read of npidle pairs with findRunnable's volatile npidle++ followed
+   * by its read of needspinning, so either we see the P go idle or its M sees the flag.
+   */
+  void wakep() {
+    if (nmspinning() != 0) {
+      return;
+    }
+    if (npidle == 0) {
+      if (needspinning == 0) {
+        needspinning = 1;
+      }
+      if (npidle == 0) {
+        return;
+      }
+    }
+    if (!NMSPINNING.compareAndSet(this, 0, 1)) { // CAS: only one waker wins the right to spin up
+      return;
+    }
+    P pp;
+    lock.lock();
+    try {
+      pp = pidleget();
+      if (pp == null) {
+        needspinning = 1;
+        NMSPINNING.getAndAdd(this, -1);
+        return;
+      }
+    } finally {
+      lock.unlock();
+    }
+    startm(pp, true);
+  }
+
+  void becomeSpinning(M m) {
+    m.spinning = true;
+    NMSPINNING.getAndAdd(this, 1);
+    needspinning = 0;
+  }
+
+  /** resetspinning: a spinner found work; if it was the last, wake another so none is missed. */
+  void resetspinning(M m) {
+    m.spinning = false;
+    NMSPINNING.getAndAdd(this, -1);
+    wakep();
+  }
+
+  /** Leaves the spinning state; getAndAdd is a full barrier before the caller's rechecks. */
+  void dropSpinning(M m) {
+    m.spinning = false;
+    NMSPINNING.getAndAdd(this, -1);
+  }
+
+  // ---------------------------------------------------------------- Ms
+
+  /**
+   * startm: run {@code pp} on an idle M, or a new one. If no thread can be had (maxThreads, or
+   * the ThreadFactory fails) the P goes back to the idle list and queued work waits for the Ms
+   * that exist; the failure is counted in stats.
+   */
+  void startm(P pp, boolean spinning) {
+    M nmp;
+    boolean fresh = false;
+    lock.lock();
+    try {
+      nmp = mget();
+      if (nmp == null) {
+        if (mcount >= config.maxThreads() || runState >= TIDYING) {
+          startFailedLocked(pp, spinning, null);
+          return;
+        }
+        nmp = new M(this, mnext++);
+        mcount++;
+        M[] ms = Arrays.copyOf(allm, allm.length + 1);
+        ms[ms.length - 1] = nmp;
+        allm = ms;
+        fresh = true;
+      }
+      nmp.spinning = spinning;
+      nmp.nextp = pp;
+    } finally {
+      lock.unlock();
+    }
+    if (fresh) {
+      newm(nmp, pp, spinning);
+    } else if (nmp.wakeup()) {
+      unparks.increment();
+    }
+  }
+
+  private void newm(M m, P pp, boolean spinning) {
+    Thread t = null;
+    try {
+      t = config.threadFactory().newThread(m);
+      if (t == null) {
+        throw new IllegalStateException("ThreadFactory returned null");
+      }
+      m.thread = t;
+      threads.add(t);
+      t.start();
+    } catch (Throwable e) {
+      if (t != null) {
+        threads.remove(t);
+      }
+      lock.lock();
+      try {
+        mcount--;
+        removeFromAllm(m);
+        startFailedLocked(pp, spinning, e);
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void startFailedLocked(P pp, boolean spinning, Throwable e) {
+    threadStartFailures.increment();
+    if (e != null) {
+      lastThreadStartFailure = e;
+    }
+    if (spinning) {
+      NMSPINNING.getAndAdd(this, -1);
+    }
+    pidleput(pp);
+    tryTidyLocked();
+  }
+
+  private void removeFromAllm(M m) {
+    M[] ms = allm;
+    int i = Arrays.asList(ms).indexOf(m);
+    if (i >= 0) {
+      M[] next = new M[ms.length - 1];
+      System.arraycopy(ms, 0, next, 0, i);
+      System.arraycopy(ms, i + 1, next, i, ms.length - i - 1);
+      allm = next;
+    }
+  }
+
+  /**
+   * stopm: park this M on the idle list until startm hands it a P. Returns false when the M must
+   * exit instead (the executor terminates, or the M idled past keepAlive while more Ms exist than
+   * Ps need).
+   */
+  boolean stopm(M m) {
+    for (; ; ) {
+      lock.lock();
+      try {
+        if (runState >= TIDYING) {
+          return false;
+        }
+        mput(m);
+      } finally {
+        lock.unlock();
+      }
+      parks.increment();
+      while (!m.sleep(config.keepAliveNanos())) {
+        lock.lock();
+        try {
+          if (m.onIdleList && mcount > gomaxprocs) {
+            mremove(m);
+            threads.remove(m.thread);
+            return false;
+          }
+        } finally {
+          lock.unlock();
+        }
+        // Still needed (or a wake-up is on its way): keep waiting.
+      }
+      if (m.exitRequested) {
+        return false;
+      }
+      P pp = m.nextp;
+      m.nextp = null;
+      if (pp != null && acquirep(m, pp)) {
+        return true;
+      }
+      // The P was retired while handed to us: go back to sleep.
+      if (m.spinning) {
+        dropSpinning(m);
+      }
+    }
+  }
+
+  private void mput(M m) {
+    m.schedlink = midle;
+    midle = m;
+    m.onIdleList = true;
+    nmidle++;
+  }
+
+  private M mget() {
+    M m = midle;
+    if (m != null) {
+      midle = m.schedlink;
+      m.schedlink = null;
+      m.onIdleList = false;
+      nmidle--;
+    }
+    return m;
+  }
+
+  private void mremove(M m) {
+    M prev = null;
+    for (M x = midle; x != null; prev = x, x = x.schedlink) {
+      if (x == m) {
+        if (prev == null) {
+          midle = x.schedlink;
+        } else {
+          prev.schedlink = x.schedlink;
+        }
+        x.schedlink = null;
+        x.onIdleList = false;
+        nmidle--;
+        return;
+      }
+    }
+  }
+
+  /** Called by every M thread on its way out. */
+  void mexit(M m) {
+    lock.lock();
+    try {
+      if (m.onIdleList) {
+        mremove(m);
+      }
+      if (m.spinning) {
+        dropSpinning(m);
+      }
+      mcount--;
+      removeFromAllm(m);
+      retiredCompleted += m.completed();
+      retiredSteals += m.steals();
+      tryTerminateLocked();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- Ps
+
+  /** acquirep: binds pp to m. False if pp was retired while in transit to m. */
+  boolean acquirep(M m, P pp) {
+    if (!pp.casStatus(P.Pidle, P.Prunning)) { // CAS: setParallelism may retire it concurrently
+      lock.lock();
+      try {
+        zombieDoneLocked(pp);
+      } finally {
+        lock.unlock();
+      }
+      return false;
+    }
+    pp.setM(m);
+    m.p = pp;
+    return true;
+  }
+
+  P releasep(M m) {
+    P pp = m.p;
+    m.p = null;
+    pp.setM(null);
+    return pp;
+  }
+
+  /** pidleput; a P retired in transit is finished off instead. Lock held. */
+  void pidleput(P pp) {
+    if (pp.status() == P.Pdead) {
+      zombieDoneLocked(pp);
+      return;
+    }
+    pp.setStatus(P.Pidle);
+    pp.link = pidle;
+    pidle = pp;
+    npidle = npidle + 1; // volatile write under the lock (see wakep)
+  }
+
+  /** pidleget. Lock held. */
+  P pidleget() {
+    P pp = pidle;
+    if (pp != null) {
+      pidle = pp.link;
+      pp.link = null;
+      npidle = npidle - 1;
+      if (sysmonWaiting) {
+        sysmonWaiting = false;
+        sysmon.wake();
+      }
+    }
+    return pp;
+  }
+
+  /** Takes a specific P off the idle list if it is there (exitsyscall prefers its old P). */
+  P pidlegetSpecific(P want) {
+    P prev = null;
+    for (P x = pidle; x != null; prev = x, x = x.link) {
+      if (x == want) {
+        if (prev == null) {
+          return pidleget();
+        }
+        prev.link = x.link;
+        x.link = null;
+        npidle = npidle - 1;
+        return x;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * handoffp: give a P whose M is gone (blocked) to an M that will use it: one with work if the P
+   * or the global queue has some, a spinning one if nobody spins and no P is idle, else idle it.
+   */
+  void handoffp(P pp) {
+    handoffs.increment();
+    if (!pp.runq.isEmpty() || runq.size() != 0) {
+      startm(pp, false);
+      return;
+    }
+    if (nmspinning() + npidle == 0 && NMSPINNING.compareAndSet(this, 0, 1)) {
+      needspinning = 0;
+      startm(pp, true);
+      return;
+    }
+    boolean work;
+    lock.lock();
+    try {
+      work = runq.size() != 0;
+      if (!work) {
+        pidleput(pp);
+        tryTidyLocked();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (work) {
+      startm(pp, false);
+    }
+  }
+
+  /** Finds a P for an M that has none (after a retake); false if the M must exit. */
+  boolean reacquire(M m) {
+    for (; ; ) {
+      P pp;
+      lock.lock();
+      try {
+        pp = pidleget();
+      } finally {
+        lock.unlock();
+      }
+      if (pp == null) {
+        return stopm(m);
+      }
+      if (acquirep(m, pp)) {
+        return true;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- retake and retirement
+
+  /** sysmon took a P from an M in a marked blocking call (Psyscall -> Pidle already done). */
+  void noteSyscallRetake(P pp, M mp) {
+    lock.lock();
+    try {
+      pp.setM(null);
+      if (mp != null && !mp.spare) {
+        mp.spare = true;
+        nmspare++;
+      }
+      retakes.increment();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * sysmon takes the P of an M whose task has held it for a time slice while work waits (the
+   * task blocks without saying so, or hogs the CPU). Java cannot stop the task, so the M keeps
+   * running it P-less and the P's permit moves to a new P object on another M: the old object
+   * becomes a zombie whose ring only its old M may still push to, swept by sysmon until that M
+   * notices at its next scheduling point. Bounded by maxSpareThreads.
+   */
+  boolean retakeRunning(P pp, M mp, G gp, boolean blocked) {
+    P np;
+    lock.lock();
+    try {
+      if (nmspare >= config.maxSpareThreads() || runState >= TIDYING) {
+        return false;
+      }
+      if (pp.m() != mp || mp.curg() != gp || procs.all.length <= pp.id || procs.all[pp.id] != pp) {
+        return false;
+      }
+      if (!pp.casStatus(P.Prunning, P.Pdead)) { // CAS: races entersyscall and setParallelism
+        return false;
+      }
+      if (blocked) {
+        gp.casStatus(G.Grunning, G.Gwaiting);
+      }
+      np = new P(pp.id);
+      moveWorkLocked(pp, np);
+      procs = procs.replace(pp.id, np);
+      zombies.add(pp);
+      if (!mp.spare) {
+        mp.spare = true;
+        nmspare++;
+      }
+      retakes.increment();
+    } finally {
+      lock.unlock();
+    }
+    handoffp(np);
+    return true;
+  }
+
+  /** Moves a dead P's queued work to its replacement, runnext staying runnext. Lock held. */
+  private void moveWorkLocked(P from, P to) {
+    G next = from.runq.takeRunnext();
+    GQueue q = new GQueue();
+    from.runq.drainTo(q);
+    to.runq.putBatch(q);
+    runq.putBatch(q); // what did not fit (cannot happen: both rings are 256)
+    if (next != null) {
+      to.runq.put(next, true, runq);
+    }
+  }
+
+  /** The M noticed its P is dead (or was taken): clean up and leave it P-less. */
+  void dropOrphan(M m) {
+    boolean moved;
+    lock.lock();
+    try {
+      moved = dropOrphanLocked(m);
+      tryTidyLocked();
+    } finally {
+      lock.unlock();
+    }
+    if (moved) {
+      wakep();
+    }
+  }
+
+  boolean dropOrphanLocked(M m) {
+    P pp = m.p;
+    m.p = null;
+    if (m.spare) {
+      m.spare = false;
+      nmspare--;
+    }
+    boolean moved = false;
+    if (pp != null && pp.status() == P.Pdead && pp.m() == m) {
+      moved = zombieDoneLocked(pp);
+    }
+    return moved;
+  }
+
+  /** A zombie's owner is done with it: move what it still holds to the global queue. */
+  private boolean zombieDoneLocked(P pp) {
+    pp.setM(null);
+    zombies.remove(pp);
+    GQueue q = new GQueue();
+    pp.runq.drainTo(q);
+    boolean moved = !q.isEmpty();
+    runq.putBatch(q);
+    return moved;
+  }
+
+  /** sysmon: move whatever zombies' late pushes left behind to the global queue. */
+  int sweepZombies() {
+    if (zombies.isEmpty()) { // racy peek; an add is followed by sysmon's own next tick anyway
+      return 0;
+    }
+    boolean moved = false;
+    lock.lock();
+    try {
+      GQueue q = new GQueue();
+      for (P z : zombies) {
+        z.runq.drainTo(q);
+      }
+      moved = !q.isEmpty();
+      runq.putBatch(q);
+    } finally {
+      lock.unlock();
+    }
+    if (moved) {
+      wakep();
+      return 1;
+    }
+    return 0;
+  }
+
+  /**
+   * GOMAXPROCS(n) without stopping the world: new Ps join the idle list; Ps past n die. A dead P
+   * with an M goes on the zombie list; the M sees Pdead at its next scheduling point (or its
+   * exitsyscall CAS fails), moves what is left to the global queue and looks for a live P.
+   */
+  void setParallelism(int n) {
+    lock.lock();
+    try {
+      int old = gomaxprocs;
+      if (n == old) {
+        return;
+      }
+      P[] cur = procs.all;
+      if (n > old) {
+        P[] next = Arrays.copyOf(cur, n);
+        for (int i = old; i < n; i++) {
+          next[i] = new P(i);
+        }
+        procs = new Procs(next);
+        gomaxprocs = n;
+        for (int i = n - 1; i >= old; i--) {
+          pidleput(next[i]);
+        }
+      } else {
+        procs = new Procs(Arrays.copyOf(cur, n));
+        gomaxprocs = n;
+        GQueue q = new GQueue();
+        for (int i = n; i < old; i++) {
+          P pp = cur[i];
+          if (pidlegetSpecific(pp) != null) {
+            pp.setStatus(P.Pdead);
+          } else {
+            for (; ; ) { // CAS loop: the owner may be entering or leaving a syscall right now
+              int s = pp.status();
+              if (s == P.Pdead || pp.casStatus(s, P.Pdead)) {
+                break;
+              }
+            }
+            zombies.add(pp);
+          }
+          pp.runq.drainTo(q);
+        }
+        runq.putBatch(q);
+        tryTidyLocked();
+      }
+    } finally {
+      lock.unlock();
+    }
+    wakep();
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  void shutdown() {
+    lock.lock();
+    try {
+      if (runState < SHUTDOWN) {
+        runState = SHUTDOWN;
+      }
+      tryTidyLocked();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Drains every queue (global, each P's ring and runnext, zombies) under the lock. A G whose
+   * task already started (one waiting for a P after a blocking call) goes back on the queue; all
+   * others are returned. Then every worker thread is interrupted; workers re-check the state
+   * after clearing a stale interrupt, so a task starting concurrently still sees it (as
+   * ThreadPoolExecutor does).
+   */
+  List<Runnable> shutdownNow() {
+    List<Runnable> out = new ArrayList<>();
+    lock.lock();
+    try {
+      if (runState < STOP) {
+        runState = STOP;
+      }
+      GQueue q = new GQueue();
+      runq.drainTo(q);
+      for (P pp : procs.all) {
+        pp.runq.drainTo(q);
+      }
+      for (P z : zombies) {
+        z.runq.drainTo(q);
+      }
+      for (G g = q.pop(); g != null; g = q.pop()) {
+        if (g.lockedm != null) {
+          runq.put(g);
+        } else {
+          out.add(g.task);
+          g.task = null;
+          g.setStatus(G.Gdead);
+        }
+      }
+      tryTidyLocked();
+      for (M m : allm) {
+        Thread t = m.thread;
+        if (t != null) {
+          t.interrupt();
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    return out;
+  }
+
+  /** When shut down and nothing is queued, running or blocked: tell every thread to exit. */
+  void tryTidyLocked() {
+    if (runState < SHUTDOWN || runState >= TIDYING) {
+      return;
+    }
+    if (npidle != gomaxprocs || runq.size() != 0 || nmspare != 0 || !zombies.isEmpty()) {
+      return;
+    }
+    runState = TIDYING;
+    for (M m = mget(); m != null; m = mget()) {
+      m.exitRequested = true;
+      if (m.wakeup()) {
+        unparks.increment();
+      }
+    }
+    sysmonWaiting = false;
+    sysmon.wake();
+    tryTerminateLocked();
+  }
+
+  private void tryTerminateLocked() {
+    if (runState == TIDYING && mcount == 0 && sysmonExited) {
+      runState = TERMINATED;
+      terminated.countDown();
+    }
+  }
+
+  void sysmonExit() {
+    lock.lock();
+    try {
+      sysmonExited = true;
+      tryTerminateLocked();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** sysmon may sleep until woken when every P is idle. Returns true if it should park. */
+  boolean sysmonMaySleep() {
+    if (npidle != gomaxprocs || nmspare != 0) {
+      return false;
+    }
+    lock.lock();
+    try {
+      if (npidle == gomaxprocs && nmspare == 0 && zombies.isEmpty() && runState < TIDYING) {
+        sysmonWaiting = true;
+        return true;
+      }
+      return false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  void uncaught(Thread t, Throwable e) {
+    Thread.UncaughtExceptionHandler h = config.uncaughtExceptionHandler();
+    if (h == null) {
+      h = t.getUncaughtExceptionHandler();
+    }
+    try {
+      h.uncaughtException(t, e);
+    } catch (Throwable ignored) {
+      // A throwing handler must not take the worker (and its P) down with it.
+    }
+  }
+
+  // ---------------------------------------------------------------- stats
+
+  GmpStats stats() {
+    P[] all = procs.all;
+    int local = 0;
+    for (P pp : all) {
+      local += pp.runq.size();
+    }
+    int running = 0;
+    int syscall = 0;
+    int waiting = 0;
+    long completed = retiredCompleted;
+    long steals = retiredSteals;
+    for (M m : allm) {
+      completed += m.completed();
+      steals += m.steals();
+      G g = m.curg();
+      if (g != null) {
+        switch (g.status()) {
+          case G.Grunning -> running++;
+          case G.Gsyscall -> syscall++;
+          case G.Gwaiting -> waiting++;
+          default -> {}
+        }
+      }
+    }
+    int global = runq.size();
+    return new GmpStats(
+        gomaxprocs,
+        mcount,
+        nmidle,
+        nmspinning(),
+        npidle,
+        global,
+        local,
+        global + local,
+        running,
+        syscall,
+        waiting,
+        completed,
+        steals,
+        parks.sum(),
+        unparks.sum(),
+        threadStartFailures.sum(),
+        handoffs.sum(),
+        retakes.sum(),
+        preemptionRequests.sum(),
+        nmspare,
+        sysmonWakeups.sum());
+  }
+}

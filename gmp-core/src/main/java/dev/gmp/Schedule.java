@@ -1,0 +1,319 @@
+package dev.gmp;
+
+/**
+ * The scheduling loop every M runs (Go's schedule / findRunnable / stealWork / execute), in Go's
+ * order: the 61-tick global check, runnext, the local ring, a global batch, stealing, then drop
+ * the P, leave spinning, StoreLoad, recheck everything, park.
+ */
+final class Schedule {
+  /** Go's stealTries. */
+  static final int STEAL_TRIES = 4;
+
+  private Schedule() {}
+
+  /** mstart: the first P comes through nextp from startm. */
+  static void mstart(M m) {
+    Sched s = m.sched;
+    P pp = m.nextp;
+    m.nextp = null;
+    if (pp != null && !s.acquirep(m, pp)) {
+      m.spinning = spinningLost(m);
+    }
+    schedule(m);
+  }
+
+  private static boolean spinningLost(M m) {
+    if (m.spinning) {
+      m.sched.dropSpinning(m);
+    }
+    return false;
+  }
+
+  static void schedule(M m) {
+    Sched s = m.sched;
+    for (; ; ) {
+      G gp = findRunnable(m);
+      if (gp == null) {
+        return; // the M exits
+      }
+      // This M is going to run a task and is no longer spinning: if it was the last spinner,
+      // start another so that no submission waits for a P while one is idle.
+      if (m.spinning) {
+        s.resetspinning(m);
+      }
+      if (gp.lockedm != null) {
+        if (!startlockedm(m, gp)) {
+          return;
+        }
+        continue;
+      }
+      execute(m, gp, m.inheritTime);
+    }
+  }
+
+  /** Runs gp on m. A runnext G inherits the time slice: schedtick does not advance. */
+  static void execute(M m, G gp, boolean inheritTime) {
+    Sched s = m.sched;
+    P pp = m.p;
+    if (!inheritTime) {
+      pp.incSchedtick();
+    }
+    gp.setStatus(G.Grunning);
+    m.setCurg(gp);
+    Thread t = Thread.currentThread();
+    // A stale interrupt (Future.cancel(true) of the previous task) must not leak into this one,
+    // but a shutdownNow interrupt must stay: clear, then re-check the state (as TPE does).
+    if (s.runState >= Sched.STOP) {
+      if (!t.isInterrupted()) {
+        t.interrupt();
+      }
+    } else if (Thread.interrupted() && s.runState >= Sched.STOP) {
+      t.interrupt();
+    }
+    Runnable task = gp.task;
+    try {
+      task.run();
+    } catch (Throwable e) {
+      s.uncaught(t, e);
+    }
+    m.setCurg(null);
+    m.incCompleted();
+    gp.task = null;
+    gp.setStatus(G.Gdead);
+    if (Switches.GFREE) {
+      P now = m.p; // the task may have moved us to another P (blocking) or left us without one
+      if (now != null) {
+        GFree.put(now, gp, s);
+      }
+    }
+  }
+
+  /**
+   * startlockedm: gp's stack lives on another M's thread (it waits in exitsyscall for a P), so
+   * rather than run gp here, hand our P to that M and park this one.
+   */
+  private static boolean startlockedm(M m, G gp) {
+    Sched s = m.sched;
+    M target = gp.lockedm;
+    P pp = s.releasep(m);
+    pp.setStatus(P.Pidle); // in transit: acquirep's CAS Pidle -> Prunning takes it
+    target.nextp = pp;
+    if (target.wakeup()) {
+      s.unparks.increment();
+    }
+    return s.stopm(m);
+  }
+
+  /**
+   * findRunnable: returns the next G to run on m (setting m.inheritTime), parking m while there
+   * is nothing; null when m must exit.
+   */
+  static G findRunnable(M m) {
+    Sched s = m.sched;
+    for (; ; ) {
+      P pp = m.p;
+      if (pp == null) {
+        if (!s.reacquire(m)) {
+          return null;
+        }
+        continue;
+      }
+      if (pp.status() == P.Pdead) { // retired or retaken while we ran a task
+        if (m.spinning) {
+          s.dropSpinning(m);
+        }
+        s.dropOrphan(m);
+        continue;
+      }
+      if (pp.preempt()) {
+        // sysmon: the slice expired. A runnext chain sharing one slice goes to the global queue,
+        // the Java form of Go preempting the running G into globrunqput.
+        pp.setPreempt(false);
+        G next = pp.runq.takeRunnext();
+        if (next != null) {
+          s.lock.lock();
+          try {
+            s.runq.put(next);
+          } finally {
+            s.lock.unlock();
+          }
+        }
+      }
+
+      // Fairness: every 61st tick look at the global queue first, so that two tasks respawning
+      // each other through the local queue cannot starve it.
+      if (Switches.GLOBAL_CHECK_61 && pp.schedtick() % 61 == 0 && s.runq.size() > 0) {
+        G gp;
+        s.lock.lock();
+        try {
+          gp = s.runq.get();
+        } finally {
+          s.lock.unlock();
+        }
+        if (gp != null) {
+          m.inheritTime = false;
+          return gp;
+        }
+      }
+
+      G gp = pp.runq.takeRunnext();
+      if (gp != null) {
+        m.inheritTime = true;
+        return gp;
+      }
+      gp = pp.runq.pollRing();
+      if (gp != null) {
+        m.inheritTime = false;
+        return gp;
+      }
+
+      if (s.runq.size() > 0) {
+        s.lock.lock();
+        try {
+          gp = s.runq.getBatch(pp, s.gomaxprocs);
+        } finally {
+          s.lock.unlock();
+        }
+        if (gp != null) {
+          m.inheritTime = false;
+          return gp;
+        }
+      }
+
+      // Spin (steal) only while fewer than half the busy Ps have a spinner.
+      if (m.spinning
+          || !Switches.SPIN_LIMIT
+          || 2 * s.nmspinning() < s.gomaxprocs - s.npidle) {
+        if (!m.spinning) {
+          s.becomeSpinning(m);
+        }
+        gp = stealWork(m, pp);
+        if (gp != null) {
+          m.inheritTime = false;
+          return gp;
+        }
+      }
+
+      // Nothing anywhere: give the P back.
+      boolean retry = false;
+      s.lock.lock();
+      try {
+        if (s.runq.size() != 0) {
+          gp = s.runq.getBatch(pp, s.gomaxprocs);
+          m.inheritTime = false;
+          return gp;
+        }
+        if (pp.status() == P.Pdead) {
+          retry = true; // handled at the top
+        } else if (!m.spinning && s.needspinning == 1) {
+          // Go 1.20: a submitter found no idle P; instead of parking, spin and look again.
+          s.becomeSpinning(m);
+          retry = true;
+        } else {
+          s.releasep(m);
+          s.pidleput(pp);
+          // npidle++ (volatile) above, then this volatile read: pairs with wakep's
+          // "needspinning = 1, then read npidle" (Dekker), so one side sees the other.
+          if (!m.spinning && s.needspinning == 1) {
+            P back = s.pidleget();
+            if (back != null && s.acquirep(m, back)) {
+              s.becomeSpinning(m);
+              retry = true;
+            }
+          } else {
+            s.tryTidyLocked();
+          }
+        }
+      } finally {
+        s.lock.unlock();
+      }
+      if (retry) {
+        continue;
+      }
+
+      if (m.spinning) {
+        // Leave spinning first, then (after the full barrier of the decrement) recheck every
+        // queue: a submitter that saw us spinning did not wake anyone, so we must see its work.
+        s.dropSpinning(m);
+        if (recheck(m)) {
+          continue;
+        }
+      }
+      if (!s.stopm(m)) {
+        return null;
+      }
+    }
+  }
+
+  /** The spinner's last look after dropping its P: takes an idle P back if any work shows up. */
+  private static boolean recheck(M m) {
+    Sched s = m.sched;
+    boolean work = s.runq.size() != 0;
+    if (!work) {
+      for (P p2 : s.procs.all) {
+        if (!p2.runq.isEmpty()) {
+          work = true;
+          break;
+        }
+      }
+    }
+    if (!work) {
+      return false;
+    }
+    P pp;
+    s.lock.lock();
+    try {
+      pp = s.pidleget();
+    } finally {
+      s.lock.unlock();
+    }
+    if (pp == null) {
+      return false; // every P is busy: their Ms will get to the work
+    }
+    if (!s.acquirep(m, pp)) {
+      return true; // retired in transit; loop and try again
+    }
+    s.becomeSpinning(m);
+    return true;
+  }
+
+  /**
+   * stealWork: up to 4 passes over the other Ps in a random order (random start, random step
+   * coprime to the count, so each pass visits every P once); idle Ps are skipped; only the last
+   * pass may take a victim's runnext.
+   */
+  static G stealWork(M m, P pp) {
+    Sched s = m.sched;
+    for (int i = 0; i < STEAL_TRIES; i++) {
+      boolean last = i == STEAL_TRIES - 1;
+      Procs procs = s.procs;
+      P[] all = procs.all;
+      int n = all.length;
+      if (n < 2) {
+        return null;
+      }
+      int[] cp = procs.coprimes;
+      int pos = m.nextRandom() % n;
+      int inc = cp[m.nextRandom() % cp.length];
+      for (int k = 0; k < n; k++, pos = (pos + inc) % n) {
+        P p2 = all[pos];
+        if (p2 == pp) {
+          continue;
+        }
+        int st = p2.status();
+        if (st == P.Pidle) {
+          continue;
+        }
+        G gp = pp.runq.stealFrom(p2.runq, last, st == P.Prunning);
+        if (gp != null) {
+          m.incSteals();
+          return gp;
+        }
+      }
+      if (s.runq.size() != 0) {
+        return null; // new global work: go back and take it the cheap way
+      }
+    }
+    return null;
+  }
+}

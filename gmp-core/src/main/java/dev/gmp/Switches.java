@@ -1,0 +1,58 @@
+package dev.gmp;
+
+/**
+ * Ablation switches for the seed mechanisms, read once from system properties so the JIT folds
+ * them into constants. Not public API: they exist so gmp-bench can measure what each mechanism
+ * costs or gains (docs/benchmarks.md), e.g. {@code -Dgmp.runnext=false}.
+ */
+final class Switches {
+  private Switches() {}
+
+  /** runnext slot: a task spawned by a running task runs next and inherits its time slice. */
+  static final boolean RUNNEXT = flag("gmp.runnext", true);
+
+  /** Every 61st schedtick take one task from the global queue before the local one. */
+  static final boolean GLOBAL_CHECK_61 = flag("gmp.tick61", true);
+
+  /** Steal half of a victim's ring (Go's runqgrab); false steals a single task. */
+  static final boolean STEAL_HALF = flag("gmp.stealHalf", true);
+
+  /** Back off ~3 us before stealing the runnext of a running P (its owner is about to run it). */
+  static final boolean RUNNEXT_STEAL_BACKOFF = flag("gmp.runnextBackoff", true);
+
+  /** Spin only while 2 * spinning < busy Ps; false lets every M with nothing to do spin. */
+  static final boolean SPIN_LIMIT = flag("gmp.spinLimit", true);
+
+  /** Two-level free-G cache (gFree); false allocates a fresh G per task. */
+  static final boolean GFREE = flag("gmp.gfree", true);
+
+  /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
+  static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
+
+  /**
+   * Idle-strategy rounds (Agrona BackoffIdleStrategy: spins, then yields) an M spends polling its
+   * wake-up note before it parks its thread. 0 parks at once, as Go does.
+   */
+  static final int IDLE_SPINS = intProp("gmp.idleSpins", 0);
+
+  private static boolean flag(String name, boolean dflt) {
+    String v = System.getProperty(name);
+    return v == null ? dflt : Boolean.parseBoolean(v.trim());
+  }
+
+  private static int intProp(String name, int dflt) {
+    String v = System.getProperty(name);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n < 0) {
+        throw new IllegalArgumentException(name + " must be >= 0, was " + v);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be an integer, was '" + v + "'", e);
+    }
+  }
+}

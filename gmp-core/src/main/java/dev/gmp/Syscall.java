@@ -1,0 +1,91 @@
+package dev.gmp;
+
+import java.util.concurrent.Callable;
+
+/**
+ * entersyscall / exitsyscall for {@link GmpExecutor#blocking}. Entering keeps the P attached
+ * (status Psyscall) so a short call costs two CASes; sysmon hands the P to another M if the call
+ * outlasts one of its ticks while work waits. Leaving takes the P back if it is still ours, else
+ * the old P if idle, else any idle P, else queues the G (locked to this M, whose thread holds its
+ * stack) on the global queue and parks until an M hands over its P.
+ */
+final class Syscall {
+  private Syscall() {}
+
+  static <T> T blocking(Callable<T> work) throws Exception {
+    if (work == null) {
+      throw new NullPointerException("work");
+    }
+    M m = M.current();
+    if (m == null || m.p == null) {
+      return work.call();
+    }
+    G gp = m.curg();
+    if (gp == null || gp.status() != G.Grunning) {
+      return work.call(); // not inside a task, or already inside blocking(): nothing to hand off
+    }
+    entersyscall(m, gp);
+    try {
+      return work.call();
+    } finally {
+      exitsyscall(m, gp);
+    }
+  }
+
+  static void entersyscall(M m, G gp) {
+    P pp = m.p;
+    pp.incSyscalltick();
+    m.oldp = pp;
+    gp.setStatus(G.Gsyscall);
+    // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
+    // and exitsyscall takes the slow path.
+    pp.casStatus(P.Prunning, P.Psyscall);
+    m.sched.sysmon.onEntersyscall();
+  }
+
+  static void exitsyscall(M m, G gp) {
+    P pp = m.oldp;
+    m.oldp = null;
+    // Fast path. CAS: sysmon's retake races us for the same transition; exactly one wins.
+    if (pp.casStatus(P.Psyscall, P.Prunning)) {
+      gp.setStatus(G.Grunning);
+      return;
+    }
+    exitsyscallSlow(m, gp, pp);
+  }
+
+  private static void exitsyscallSlow(M m, G gp, P oldp) {
+    Sched s = m.sched;
+    for (; ; ) {
+      P pp;
+      s.lock.lock();
+      try {
+        s.dropOrphanLocked(m);
+        pp = s.pidlegetSpecific(oldp);
+        if (pp == null) {
+          pp = s.pidleget();
+        }
+        if (pp == null) {
+          // No P: become runnable on the global queue, locked to this M (Go's lockedg), and wait
+          // for whoever schedules it to hand us their P.
+          gp.setStatus(G.Grunnable);
+          gp.lockedm = m;
+          s.runq.put(gp);
+        }
+      } finally {
+        s.lock.unlock();
+      }
+      if (pp == null) {
+        m.sleepKeepingInterrupt();
+        pp = m.nextp;
+        m.nextp = null;
+        gp.lockedm = null;
+      }
+      if (s.acquirep(m, pp)) {
+        gp.setStatus(G.Grunning);
+        return;
+      }
+      // That P was retired on its way to us: look again.
+    }
+  }
+}

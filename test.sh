@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The test command (README): unit and contract tests of every module, Lincheck model checks,
+# then a quick jcstress pass with false-green guards. Needs JAVA_HOME >= 21 (see .ci/run).
+set -euo pipefail
+cd "$(dirname "$0")"
+mvn -B verify "$@"
