@@ -409,6 +409,11 @@ final class Sched {
   void mexit(M m) {
     lock.lock();
     try {
+      if (m.p != null) { // only if the scheduler itself failed: never strand a P
+        P pp = releasep(m);
+        pp.casStatus(P.Prunning, P.Pidle);
+        pidleput(pp);
+      }
       if (m.onIdleList) {
         mremove(m);
       }
@@ -546,16 +551,25 @@ final class Sched {
 
   // ---------------------------------------------------------------- retake and retirement
 
-  /** sysmon took a P from an M in a marked blocking call (Psyscall -> Pidle already done). */
-  void noteSyscallRetake(P pp, M mp) {
+  /**
+   * sysmon retakes a P from an M in a marked blocking call. The CAS Psyscall -> Pidle races the
+   * M's exitsyscall CAS; it runs under the lock so that an M whose CAS lost finds itself already
+   * marked spare when its slow path takes the lock (else nmspare could leak).
+   */
+  boolean retakeSyscall(P pp) {
     lock.lock();
     try {
+      M mp = pp.m();
+      if (!pp.casStatus(P.Psyscall, P.Pidle)) {
+        return false;
+      }
       pp.setM(null);
       if (mp != null && !mp.spare) {
         mp.spare = true;
         nmspare++;
       }
       retakes.increment();
+      return true;
     } finally {
       lock.unlock();
     }

@@ -94,9 +94,20 @@ final class Schedule {
    */
   private static boolean startlockedm(M m, G gp) {
     Sched s = m.sched;
+    P pp = m.p;
+    // CAS: setParallelism may have retired our P; then gp goes back to the queue for a live P.
+    if (!pp.casStatus(P.Prunning, P.Pidle)) {
+      s.lock.lock();
+      try {
+        s.runq.put(gp);
+      } finally {
+        s.lock.unlock();
+      }
+      s.dropOrphan(m);
+      return true;
+    }
+    s.releasep(m); // the P is now in transit (Pidle, on no list): the target's acquirep takes it
     M target = gp.lockedm;
-    P pp = s.releasep(m);
-    pp.setStatus(P.Pidle); // in transit: acquirep's CAS Pidle -> Prunning takes it
     target.nextp = pp;
     if (target.wakeup()) {
       s.unparks.increment();

@@ -117,9 +117,7 @@ final class Sysmon implements Runnable {
             && now - pp.sysmonSyscallwhen < SYSCALL_RETAKE_NANOS) {
           continue;
         }
-        M mp = pp.m();
-        if (pp.casStatus(P.Psyscall, P.Pidle)) { // CAS: exitsyscall's fast path races us
-          s.noteSyscallRetake(pp, mp);
+        if (s.retakeSyscall(pp)) { // CAS inside: exitsyscall's fast path races us
           s.handoffp(pp);
           n++;
         }
