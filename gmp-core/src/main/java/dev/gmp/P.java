@@ -18,6 +18,7 @@ final class P {
   private static final VarHandle M_FIELD;
   private static final VarHandle SCHEDTICK;
   private static final VarHandle SYSCALLTICK;
+  private static final VarHandle SYSCALLWHEN;
   private static final VarHandle PREEMPT;
 
   static {
@@ -27,6 +28,7 @@ final class P {
       M_FIELD = l.findVarHandle(P.class, "m", M.class);
       SCHEDTICK = l.findVarHandle(P.class, "schedtick", long.class);
       SYSCALLTICK = l.findVarHandle(P.class, "syscalltick", long.class);
+      SYSCALLWHEN = l.findVarHandle(P.class, "syscallwhen", long.class);
       PREEMPT = l.findVarHandle(P.class, "preempt", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -53,6 +55,10 @@ final class P {
   @SuppressWarnings("unused")
   private long syscalltick;
 
+  /** When the current marked blocking call began (entersyscall); read by sysmon. */
+  @SuppressWarnings("unused")
+  private long syscallwhen;
+
   /** Set by sysmon when the slice expired; cleared by the owner at its next scheduling point. */
   @SuppressWarnings("unused")
   private boolean preempt;
@@ -68,7 +74,6 @@ final class P {
   long sysmonSchedtick = -1;
   long sysmonSchedwhen;
   long sysmonSyscalltick = -1;
-  long sysmonSyscallwhen;
   M sysmonM;
   long sysmonMcompleted = -1;
   long sysmonMwhen;
@@ -114,6 +119,16 @@ final class P {
 
   void incSyscalltick() {
     SYSCALLTICK.setOpaque(this, (long) SYSCALLTICK.get(this) + 1); // single writer
+  }
+
+  long syscallwhen() {
+    return (long) SYSCALLWHEN.getOpaque(this);
+  }
+
+  void setSyscallwhen(long t) {
+    // Opaque: sysmon pairs it with syscalltick, which is written after it; a stale value only
+    // delays a retake by one round.
+    SYSCALLWHEN.setOpaque(this, t);
   }
 
   boolean preempt() {

@@ -34,6 +34,7 @@ final class Syscall {
 
   static void entersyscall(M m, G gp) {
     P pp = m.p;
+    pp.setSyscallwhen(System.nanoTime());
     pp.incSyscalltick();
     m.oldp = pp;
     gp.setStatus(G.Gsyscall);

@@ -105,16 +105,20 @@ final class Sysmon implements Runnable {
     for (P pp : s.procs.all) {
       int st = pp.status();
       if (st == P.Psyscall) {
+        // Go notes the syscalltick on one round and retakes on the next; gmp stamps the call's
+        // start in entersyscall, so a round that comes >= one tick (20 us) after it can act.
         long t = pp.syscalltick();
+        long since = now - pp.syscallwhen();
         if (pp.sysmonSyscalltick != t) {
           pp.sysmonSyscalltick = t;
-          pp.sysmonSyscallwhen = now;
-          continue;
+          if (since < MIN_DELAY_NANOS) {
+            continue;
+          }
         }
         // Don't retake a P with nothing to do for someone else, unless the call is long.
         if (pp.runq.isEmpty()
             && s.nmspinning() + s.npidle > 0
-            && now - pp.sysmonSyscallwhen < SYSCALL_RETAKE_NANOS) {
+            && since < SYSCALL_RETAKE_NANOS) {
           continue;
         }
         if (s.retakeSyscall(pp)) { // CAS inside: exitsyscall's fast path races us
