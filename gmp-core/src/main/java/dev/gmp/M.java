@@ -51,6 +51,9 @@ final class M implements Runnable {
   /** The P held when entering a syscall (Go's oldp). */
   P oldp;
 
+  /** The P status token of the current blocking call (see P.enterSyscall). */
+  int syscallToken = -1;
+
   /** Whether this M is spinning; written by startm before the wake or by the M itself. */
   boolean spinning;
 

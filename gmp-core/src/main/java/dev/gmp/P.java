@@ -82,19 +82,67 @@ final class P {
     this.id = id;
   }
 
+  // The status word is (generation << 3) | state. entersyscall bumps the generation, so the
+  // token an M gets for its blocking call matches no later syscall on the same P: without it,
+  // a P retaken from M1 and re-entering Psyscall under M2 would let M1's exitsyscall CAS win
+  // (ABA) and two Ms would own the P.
+  private static final int STATE_MASK = 7;
+  private static final int GEN_MASK = 0x0FFFFFFF << 3;
+
   int status() {
     // Volatile: thieves, sysmon and exitsyscall decide on it; every transition that races is a CAS.
+    return (int) STATUS.getVolatile(this) & STATE_MASK;
+  }
+
+  int statusRaw() {
     return (int) STATUS.getVolatile(this);
   }
 
   void setStatus(int s) {
-    // Volatile: the writer holds the P exclusively; readers must see it before later queue state.
-    STATUS.setVolatile(this, s);
+    // CAS loop keeps the generation; callers hold the P exclusively, so it succeeds at once.
+    for (; ; ) {
+      int raw = (int) STATUS.getVolatile(this);
+      if (STATUS.compareAndSet(this, raw, (raw & ~STATE_MASK) | s)) {
+        return;
+      }
+    }
   }
 
   boolean casStatus(int from, int to) {
     // Full CAS: exitsyscall, sysmon's retake and setParallelism race for the same P.
-    return STATUS.compareAndSet(this, from, to);
+    for (; ; ) {
+      int raw = (int) STATUS.getVolatile(this);
+      if ((raw & STATE_MASK) != from) {
+        return false;
+      }
+      if (STATUS.compareAndSet(this, raw, (raw & ~STATE_MASK) | to)) {
+        return true;
+      }
+    }
+  }
+
+  /** entersyscall: Prunning -> Psyscall with a new generation; the token, or -1 if not running. */
+  int enterSyscall() {
+    for (; ; ) {
+      int raw = (int) STATUS.getVolatile(this);
+      if ((raw & STATE_MASK) != Prunning) {
+        return -1;
+      }
+      int tok = ((raw + (1 << 3)) & GEN_MASK) | Psyscall;
+      if (STATUS.compareAndSet(this, raw, tok)) { // CAS: sysmon may be retaking this P
+        return tok;
+      }
+    }
+  }
+
+  /** exitsyscall fast path: succeeds only if the P is still in the syscall that gave tok. */
+  boolean exitSyscall(int tok) {
+    return tok >= 0 && STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Prunning);
+  }
+
+  /** sysmon: retake the P from the syscall identified by tok (a raw status seen as Psyscall). */
+  boolean retakeSyscall(int tok) {
+    return STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Pidle);
   }
 
   M m() {

@@ -103,10 +103,15 @@ final class RunQueue extends RunQueuePad3 {
   void put(G g, boolean next, GlobalQueue global) {
     if (next) {
       G old;
-      do {
-        old = (G) RUNNEXT.getVolatile(this);
-        // Volatile CAS: full barrier; wakep's read of nmspinning comes after it (see class doc).
-      } while (!RUNNEXT.compareAndSet(this, old, g));
+      if (Mutations.PLAIN_RUNNEXT) {
+        old = (G) RUNNEXT.get(this);
+        RUNNEXT.setRelease(this, g);
+      } else {
+        do {
+          old = (G) RUNNEXT.getVolatile(this);
+          // Volatile CAS: full barrier; wakep's read of nmspinning comes after it (class doc).
+        } while (!RUNNEXT.compareAndSet(this, old, g));
+      }
       if (old == null) {
         return;
       }
@@ -117,7 +122,7 @@ final class RunQueue extends RunQueuePad3 {
       int h = (int) HEAD.getAcquire(this);
       int t = tail; // plain: only this thread writes tail
       if (t - h < SIZE) {
-        ring[t & MASK] = g;
+        ring[Mutations.SIGNED_SLOT ? Math.abs(t % SIZE) : t & MASK] = g;
         // Release: a consumer that acquire-loads tail sees the slot written above.
         TAIL.setRelease(this, t + 1);
         return;
@@ -137,7 +142,9 @@ final class RunQueue extends RunQueuePad3 {
       batch[i] = ring[(h + i) & MASK];
     }
     // CAS (release): claims the n slots against thieves and publishes our reads of them.
-    if (!HEAD.compareAndSet(this, h, h + n)) {
+    if (Mutations.PUTSLOW_NO_CAS) {
+      HEAD.setRelease(this, h + n);
+    } else if (!HEAD.compareAndSet(this, h, h + n)) {
       java.util.Arrays.fill(batch, 0, n, null);
       return false;
     }
@@ -146,6 +153,10 @@ final class RunQueue extends RunQueuePad3 {
     for (int i = 0; i <= n; i++) {
       q.push(batch[i]);
       batch[i] = null;
+    }
+    if (Mutations.PUTSLOW_NO_LOCK) {
+      global.putBatch(q);
+      return true;
     }
     global.lock.lock();
     try {
@@ -234,7 +245,7 @@ final class RunQueue extends RunQueuePad3 {
       int h = (int) HEAD.getAcquire(this); // acquire: synchronize with other consumers
       int t = (int) TAIL.getAcquire(this); // acquire: see the slots the owner published
       int n = t - h;
-      n = Switches.STEAL_HALF ? n - n / 2 : Math.min(n, 1);
+      n = Switches.STEAL_HALF ? (Mutations.STEAL_HALF_DOWN ? n / 2 : n - n / 2) : Math.min(n, 1);
       if (n == 0) {
         if (stealRunnext) {
           G next = (G) RUNNEXT.getVolatile(this);
@@ -260,6 +271,10 @@ final class RunQueue extends RunQueuePad3 {
         batch[(batchHead + i) & MASK] = ring[(h + i) & MASK];
       }
       // CAS (release): claims the slots; on failure someone else took them, retry.
+      if (Mutations.GRAB_NO_CAS) {
+        HEAD.setRelease(this, h + n);
+        return n;
+      }
       if (HEAD.compareAndSet(this, h, h + n)) {
         return n;
       }

@@ -105,6 +105,14 @@ final class Sched {
   private volatile long retiredSteals;
 
   Sched(GmpExecutor executor, Config config) {
+    this(executor, config, true);
+  }
+
+  /**
+   * Test seam (gmp-stress): with {@code startSysmon} false the sysmon thread is never started, so
+   * a test can drive the scheduler's steps (and Sysmon.retake) from its own threads.
+   */
+  Sched(GmpExecutor executor, Config config, boolean startSysmon) {
     this.executor = executor;
     this.config = config;
     int n = config.parallelism();
@@ -121,7 +129,9 @@ final class Sched {
       lock.unlock();
     }
     sysmon = new Sysmon(this);
-    sysmon.start();
+    if (startSysmon) {
+      sysmon.start();
+    }
   }
 
   long reserveGoids(int n) {
@@ -159,11 +169,14 @@ final class Sched {
     G g = new G();
     g.task = task;
     g.setStatus(G.Grunnable);
+    if (Mutations.SUBMIT_CHECK_UNLOCKED && runState >= SHUTDOWN) {
+      throw rejected(task);
+    }
     lock.lock();
     try {
       // Under the lock: shutdown() and shutdownNow() change the state under it, so a task is
       // either queued before the drain or rejected, never lost in between.
-      if (runState >= SHUTDOWN) {
+      if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
         throw rejected(task);
       }
       g.goid = goidgen.getAndIncrement();
@@ -237,6 +250,10 @@ final class Sched {
   /** Leaves the spinning state; getAndAdd is a full barrier before the caller's rechecks. */
   void dropSpinning(M m) {
     m.spinning = false;
+    if (Mutations.DROP_SPINNING_NO_FENCE) {
+      NMSPINNING.setRelease(this, (int) NMSPINNING.getAcquire(this) - 1);
+      return;
+    }
     NMSPINNING.getAndAdd(this, -1);
   }
 
@@ -556,11 +573,11 @@ final class Sched {
    * M's exitsyscall CAS; it runs under the lock so that an M whose CAS lost finds itself already
    * marked spare when its slow path takes the lock (else nmspare could leak).
    */
-  boolean retakeSyscall(P pp) {
+  boolean retakeSyscall(P pp, int tok) {
     lock.lock();
     try {
-      M mp = pp.m();
-      if (!pp.casStatus(P.Psyscall, P.Pidle)) {
+      M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
+      if (!pp.retakeSyscall(tok)) {
         return false;
       }
       pp.setM(null);
@@ -570,6 +587,33 @@ final class Sched {
       }
       retakes.increment();
       return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * exitsyscall's fast-path CAS won a P that had been retaken from {@code m}, handed to another
+   * M and put in Psyscall again by that M's own blocking call (ABA on the status). The P is m's
+   * now: fix its owner, m is no longer spare, and the other M is left P-less inside its call,
+   * exactly as after a retake (its exitsyscall takes the slow path and clears its spare mark).
+   * Without this, m stayed marked spare forever: nmspare leaked, sysmon never slept and
+   * shutdown never terminated.
+   */
+  void exitsyscallReclaimed(M m, P pp) {
+    lock.lock();
+    try {
+      M other = pp.m();
+      if (other != null && other != m && !other.spare) {
+        other.spare = true;
+        nmspare++;
+      }
+      pp.setM(m);
+      m.p = pp;
+      if (m.spare) {
+        m.spare = false;
+        nmspare--;
+      }
     } finally {
       lock.unlock();
     }

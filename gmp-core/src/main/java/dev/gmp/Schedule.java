@@ -206,54 +206,76 @@ final class Schedule {
       }
 
       // Nothing anywhere: give the P back.
-      boolean retry = false;
-      s.lock.lock();
-      try {
-        if (s.runq.size() != 0) {
-          gp = s.runq.getBatch(pp, s.gomaxprocs);
-          m.inheritTime = false;
-          return gp;
-        }
-        if (pp.status() == P.Pdead) {
-          retry = true; // handled at the top
-        } else if (!m.spinning && s.needspinning == 1) {
-          // Go 1.20: a submitter found no idle P; instead of parking, spin and look again.
-          s.becomeSpinning(m);
-          retry = true;
-        } else {
-          s.releasep(m);
-          s.pidleput(pp);
-          // npidle++ (volatile) above, then this volatile read: pairs with wakep's
-          // "needspinning = 1, then read npidle" (Dekker), so one side sees the other.
-          if (!m.spinning && s.needspinning == 1) {
-            P back = s.pidleget();
-            if (back != null && s.acquirep(m, back)) {
-              s.becomeSpinning(m);
-              retry = true;
-            }
-          } else {
-            s.tryTidyLocked();
-          }
-        }
-      } finally {
-        s.lock.unlock();
-      }
-      if (retry) {
+      gp = dropP(m, pp);
+      if (gp == RETRY) {
         continue;
       }
-
-      if (m.spinning) {
-        // Leave spinning first, then (after the full barrier of the decrement) recheck every
-        // queue: a submitter that saw us spinning did not wake anyone, so we must see its work.
-        s.dropSpinning(m);
-        if (recheck(m)) {
-          continue;
-        }
+      if (gp != null) {
+        return gp;
+      }
+      if (m.spinning && spinnerLastLook(m)) {
+        continue;
       }
       if (!s.stopm(m)) {
         return null;
       }
     }
+  }
+
+  /** dropP's answer "look again from the top" (the P is dead, or needspinning made us spin). */
+  static final G RETRY = new G();
+
+  /**
+   * The drop-P step of findRunnable, under the lock: returns a G from the global queue, or
+   * {@link #RETRY}, or null once pp is on the idle list and m holds no P. A separate method so
+   * that gmp-stress can race it against a submitter (the needspinning protocol).
+   */
+  static G dropP(M m, P pp) {
+    Sched s = m.sched;
+    s.lock.lock();
+    try {
+      if (s.runq.size() != 0) {
+        m.inheritTime = false;
+        return s.runq.getBatch(pp, s.gomaxprocs);
+      }
+      if (pp.status() == P.Pdead) {
+        return RETRY; // handled at the top
+      }
+      if (!m.spinning && s.needspinning == 1 && !Mutations.NO_NEEDSPINNING) {
+        // Go 1.20: a submitter found no idle P; instead of parking, spin and look again.
+        s.becomeSpinning(m);
+        return RETRY;
+      }
+      s.releasep(m);
+      s.pidleput(pp);
+      // npidle++ (volatile) above, then this volatile read: pairs with wakep's
+      // "needspinning = 1, then read npidle" (Dekker), so one side sees the other.
+      if (!m.spinning && s.needspinning == 1 && !Mutations.NO_NEEDSPINNING) {
+        P back = s.pidleget();
+        if (back != null && s.acquirep(m, back)) {
+          s.becomeSpinning(m);
+          return RETRY;
+        }
+      } else {
+        s.tryTidyLocked();
+      }
+      return null;
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  /**
+   * A spinning M that dropped its P: leave spinning first, then (after the full barrier of the
+   * decrement) recheck every queue: a submitter that saw us spinning did not wake anyone, so we
+   * must see its work. True if work showed up and m holds a P again (and spins).
+   */
+  static boolean spinnerLastLook(M m) {
+    m.sched.dropSpinning(m);
+    if (Mutations.NO_RECHECK) {
+      return false;
+    }
+    return recheck(m);
   }
 
   /** The spinner's last look after dropping its P: takes an idle P back if any work shows up. */

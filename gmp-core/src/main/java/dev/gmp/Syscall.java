@@ -39,8 +39,8 @@ final class Syscall {
     m.oldp = pp;
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
-    // and exitsyscall takes the slow path.
-    pp.casStatus(P.Prunning, P.Psyscall);
+    // and exitsyscall takes the slow path (token -1).
+    m.syscallToken = pp.enterSyscall();
     m.sched.sysmon.onEntersyscall();
   }
 
@@ -48,11 +48,24 @@ final class Syscall {
     P pp = m.oldp;
     m.oldp = null;
     // Fast path. CAS: sysmon's retake races us for the same transition; exactly one wins.
-    if (pp.casStatus(P.Psyscall, P.Prunning)) {
+    if (Mutations.EXITSYSCALL_NO_CAS
+        ? pp.status() == P.Psyscall && setRunning(pp)
+        : pp.casStatus(P.Psyscall, P.Prunning)) {
+      if (pp.m() != m) {
+        // ABA: sysmon retook pp during our call, another M acquired it and is now inside a
+        // blocking call on it itself, so our CAS took it from that M (Go allows this too).
+        m.sched.exitsyscallReclaimed(m, pp);
+      }
       gp.setStatus(G.Grunning);
       return;
     }
     exitsyscallSlow(m, gp, pp);
+  }
+
+  private static boolean setRunning(P pp) { // the EXITSYSCALL_NO_CAS mutation only
+    Thread.onSpinWait();
+    pp.setStatus(P.Prunning);
+    return true;
   }
 
   private static void exitsyscallSlow(M m, G gp, P oldp) {

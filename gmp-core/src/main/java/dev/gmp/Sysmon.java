@@ -3,8 +3,8 @@ package dev.gmp;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * sysmon: a daemon thread without a P. It sleeps 20 us between rounds while it has something to
- * do, doubles the sleep after 50 idle rounds up to 10 ms, and parks until woken when every P is
+ * sysmon: a daemon thread without a P. It sleeps 100 us (Go: 20 us, see MIN_DELAY_NANOS) between
+ * rounds while it has something to do, doubles the sleep after 50 idle rounds up to 10 ms, and parks until woken when every P is
  * idle. Each round it retakes Ps (Go's retake):
  *
  * <ul>
@@ -19,7 +19,15 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  */
 final class Sysmon implements Runnable {
-  static final long MIN_DELAY_NANOS = 20_000;
+  /**
+   * Shortest sleep between rounds. Go uses 20 us; on the JVM parkNanos(20 us) really sleeps
+   * ~80-110 us and a round cost ~15 us of sysmon CPU under a blocking-heavy load (13.7% of a core
+   * at 20 us vs 6.8% at 100 us, 2 cores, JDK 25: docs/design.md), so gmp polls at 100 us.
+   */
+  static final long MIN_DELAY_NANOS = Long.getLong("gmp.sysmonMinDelayNanos", 100_000);
+
+  /** A marked blocking call is retaken once it is at least this old (Go: one sysmon tick). */
+  static final long SYSCALL_MIN_AGE_NANOS = 20_000;
   static final long MAX_DELAY_NANOS = 10_000_000;
   static final long SYSCALL_RETAKE_NANOS = 10_000_000;
 
@@ -49,7 +57,7 @@ final class Sysmon implements Runnable {
     LockSupport.unpark(thread);
   }
 
-  /** A blocking call began: if we are in a long sleep, come back to the 20 us cadence now. */
+  /** A blocking call began: if we are in a long sleep, come back to the fast cadence now. */
   void onEntersyscall() {
     if (delay > MIN_DELAY_NANOS && !kicked) {
       kicked = true;
@@ -103,7 +111,8 @@ final class Sysmon implements Runnable {
     int n = 0;
     long slice = s.config.timeSliceNanos();
     for (P pp : s.procs.all) {
-      int st = pp.status();
+      int raw = pp.statusRaw();
+      int st = raw & 7;
       if (st == P.Psyscall) {
         // Go notes the syscalltick on one round and retakes on the next; gmp stamps the call's
         // start in entersyscall, so a round that comes >= one tick (20 us) after it can act.
@@ -111,7 +120,7 @@ final class Sysmon implements Runnable {
         long since = now - pp.syscallwhen();
         if (pp.sysmonSyscalltick != t) {
           pp.sysmonSyscalltick = t;
-          if (since < MIN_DELAY_NANOS) {
+          if (since < SYSCALL_MIN_AGE_NANOS) {
             continue;
           }
         }
@@ -121,7 +130,7 @@ final class Sysmon implements Runnable {
             && since < SYSCALL_RETAKE_NANOS) {
           continue;
         }
-        if (s.retakeSyscall(pp)) { // CAS inside: exitsyscall's fast path races us
+        if (s.retakeSyscall(pp, raw)) { // CAS inside: exitsyscall's fast path races us
           s.handoffp(pp);
           n++;
         }

@@ -1,0 +1,48 @@
+package dev.gmp;
+
+/**
+ * Deliberate bugs for gmp-stress to prove that its tests have teeth (docs/stress.md). Each is
+ * read once from a system property ({@code -Dgmp.mutate.NAME=true}), default false; being static
+ * final, the JIT folds the guarded branches away, so production pays nothing. Never set these
+ * outside a stress run.
+ */
+final class Mutations {
+  private Mutations() {}
+
+  /** runqput replaces runnext with a plain read + release store instead of a CAS. */
+  static final boolean PLAIN_RUNNEXT = flag("plainRunnext");
+
+  /** runqgrab advances the victim's head with a plain store instead of a CAS. */
+  static final boolean GRAB_NO_CAS = flag("grabNoCas");
+
+  /** runqgrab takes n/2 (rounded down) instead of n - n/2. */
+  static final boolean STEAL_HALF_DOWN = flag("stealHalfDown");
+
+  /** runqput computes the slot as abs(t % 256): wrong once the free-running index wraps. */
+  static final boolean SIGNED_SLOT = flag("signedSlot");
+
+  /** runqputslow claims the half it moves with a plain store of head instead of a CAS. */
+  static final boolean PUTSLOW_NO_CAS = flag("putslowNoCas");
+
+  /** runqputslow pushes its batch onto the global queue without taking the lock. */
+  static final boolean PUTSLOW_NO_LOCK = flag("putslowNoLock");
+
+  /** A spinning M that drops its P skips the recheck of every queue. */
+  static final boolean NO_RECHECK = flag("noRecheck");
+
+  /** Leaving the spinning state is a plain decrement (no StoreLoad before the recheck). */
+  static final boolean DROP_SPINNING_NO_FENCE = flag("dropSpinningNoFence");
+
+  /** A non-spinning M dropping its P ignores needspinning (the pre-Go-1.20 race). */
+  static final boolean NO_NEEDSPINNING = flag("noNeedspinning");
+
+  /** submitExternal checks the run state before taking the lock instead of under it. */
+  static final boolean SUBMIT_CHECK_UNLOCKED = flag("submitCheckUnlocked");
+
+  /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
+  static final boolean EXITSYSCALL_NO_CAS = flag("exitsyscallNoCas");
+
+  private static boolean flag(String name) {
+    return Boolean.getBoolean("gmp.mutate." + name);
+  }
+}
