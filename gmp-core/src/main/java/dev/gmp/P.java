@@ -3,12 +3,27 @@ package dev.gmp;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+/** Padding: thieves and sysmon read status and m of every P on each pass. */
+abstract class PPad0 {
+  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/** The fields other threads read (status, m), away from what the owner writes per task. */
+abstract class PShared extends PPad0 {
+  int status = P.Pidle;
+  M m;
+}
+
+abstract class PPad1 extends PShared {
+  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
+}
+
 /**
  * P: a processor, the permit an M must hold to run tasks (Go's {@code p}). There are exactly
  * {@code parallelism} live Ps. A P carries the local run queue, the schedtick used by the 61-tick
  * check and by sysmon, the local free-G cache and the goid cache.
  */
-final class P {
+final class P extends PPad1 {
   static final int Pidle = 0;
   static final int Prunning = 1;
   static final int Psyscall = 2;
@@ -24,8 +39,8 @@ final class P {
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
-      STATUS = l.findVarHandle(P.class, "status", int.class);
-      M_FIELD = l.findVarHandle(P.class, "m", M.class);
+      STATUS = l.findVarHandle(PShared.class, "status", int.class);
+      M_FIELD = l.findVarHandle(PShared.class, "m", M.class);
       SCHEDTICK = l.findVarHandle(P.class, "schedtick", long.class);
       SYSCALLTICK = l.findVarHandle(P.class, "syscalltick", long.class);
       SYSCALLWHEN = l.findVarHandle(P.class, "syscallwhen", long.class);
@@ -37,12 +52,6 @@ final class P {
 
   final int id;
   final RunQueue runq = new RunQueue();
-
-  @SuppressWarnings("unused")
-  private int status = Pidle;
-
-  @SuppressWarnings("unused")
-  private M m;
 
   /** Link in the idle-P list (guarded by the scheduler lock). */
   P link;

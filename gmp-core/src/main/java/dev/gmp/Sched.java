@@ -13,6 +13,31 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
+/** Padding before the words every submit and every spinner write (see SchedHot). */
+abstract class SchedPad0 {
+  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The scheduler words that wakep, spinners and idling Ms write, on their own cache lines so that
+ * their traffic does not evict the read-mostly fields every task reads (runState, procs,
+ * gomaxprocs).
+ */
+abstract class SchedHot extends SchedPad0 {
+  /** Spinning Ms. Accessed through Sched.NMSPINNING (getVolatile / CAS / getAndAdd). */
+  volatile int nmspinning;
+
+  /** Idle Ps (Go's npidle); volatile: it takes part in the needspinning protocol. */
+  volatile int npidle;
+
+  /** Go 1.20's needspinning: a submitter found no idle P; an M about to drop its P must spin. */
+  volatile int needspinning;
+}
+
+abstract class SchedPad1 extends SchedHot {
+  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
+}
+
 /**
  * The scheduler's shared state (Go's {@code schedt}) and the operations that move Ms and Ps
  * around: wakep, startm, stopm, handoffp, the idle-P and idle-M lists, P retirement and the
@@ -23,7 +48,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the M count, the zombie list and the run state transitions. The hot paths (local put/get,
  * stealing, spinning accounting) take no lock.
  */
-final class Sched {
+final class Sched extends SchedPad1 {
   // Run states, ordered.
   static final int RUNNING = 0;
   static final int SHUTDOWN = 1;
@@ -35,7 +60,8 @@ final class Sched {
 
   static {
     try {
-      NMSPINNING = MethodHandles.lookup().findVarHandle(Sched.class, "nmspinning", int.class);
+      NMSPINNING =
+          MethodHandles.lookup().findVarHandle(SchedHot.class, "nmspinning", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -53,9 +79,8 @@ final class Sched {
   /** GOMAXPROCS. Written under the lock, read anywhere. */
   volatile int gomaxprocs;
 
-  // Idle Ps (Go's pidle/npidle). npidle is volatile: it takes part in the needspinning protocol.
+  // Idle Ps (Go's pidle); npidle is in SchedHot.
   private P pidle;
-  volatile int npidle;
 
   // Idle Ms (Go's midle/nmidle) and the M count; guarded by the lock, volatile for stats.
   private M midle;
@@ -63,13 +88,6 @@ final class Sched {
   volatile int mcount;
   private long mnext = 1;
   volatile M[] allm = new M[0];
-
-  /** Spinning Ms. Accessed through NMSPINNING (getVolatile / CAS / getAndAdd). */
-  @SuppressWarnings("unused")
-  private volatile int nmspinning;
-
-  /** Go 1.20's needspinning: a submitter found no idle P; an M about to drop its P must spin. */
-  volatile int needspinning;
 
   /** Ms running a task without a live P (after a retake); guarded by the lock. */
   volatile int nmspare;
