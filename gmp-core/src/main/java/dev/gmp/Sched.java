@@ -345,6 +345,14 @@ final class Sched extends SchedPad1 {
     if (spinning) {
       NMSPINNING.getAndAdd(this, -1);
     }
+    // An idle P must have an empty run queue (Go's pidleput throws otherwise): thieves skip idle
+    // Ps, and an M that drops its P and rechecks gets its own P back from the LIFO idle list, so
+    // work left on an idle P (handoffp after a retake with a failing ThreadFactory) was stranded
+    // while that M spun forever. Nobody owns pp here, so move its work to the global queue, which
+    // every M checks under this lock before it parks.
+    GQueue q = new GQueue();
+    pp.runq.drainTo(q);
+    runq.putBatch(q);
     pidleput(pp);
     tryTidyLocked();
   }
@@ -605,33 +613,6 @@ final class Sched extends SchedPad1 {
       }
       retakes.increment();
       return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * exitsyscall's fast-path CAS won a P that had been retaken from {@code m}, handed to another
-   * M and put in Psyscall again by that M's own blocking call (ABA on the status). The P is m's
-   * now: fix its owner, m is no longer spare, and the other M is left P-less inside its call,
-   * exactly as after a retake (its exitsyscall takes the slow path and clears its spare mark).
-   * Without this, m stayed marked spare forever: nmspare leaked, sysmon never slept and
-   * shutdown never terminated.
-   */
-  void exitsyscallReclaimed(M m, P pp) {
-    lock.lock();
-    try {
-      M other = pp.m();
-      if (other != null && other != m && !other.spare) {
-        other.spare = true;
-        nmspare++;
-      }
-      pp.setM(m);
-      m.p = pp;
-      if (m.spare) {
-        m.spare = false;
-        nmspare--;
-      }
     } finally {
       lock.unlock();
     }

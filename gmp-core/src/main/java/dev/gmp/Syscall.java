@@ -47,15 +47,12 @@ final class Syscall {
   static void exitsyscall(M m, G gp) {
     P pp = m.oldp;
     m.oldp = null;
-    // Fast path. CAS: sysmon's retake races us for the same transition; exactly one wins.
+    // Fast path. CAS on our call's exact token: sysmon's retake races us for the same transition
+    // and exactly one wins; a P retaken, handed on and put in Psyscall again by another M's call
+    // has a new generation, so we cannot take it from that M (ABA).
     if (Mutations.EXITSYSCALL_NO_CAS
         ? pp.status() == P.Psyscall && setRunning(pp)
-        : pp.casStatus(P.Psyscall, P.Prunning)) {
-      if (pp.m() != m) {
-        // ABA: sysmon retook pp during our call, another M acquired it and is now inside a
-        // blocking call on it itself, so our CAS took it from that M (Go allows this too).
-        m.sched.exitsyscallReclaimed(m, pp);
-      }
+        : pp.exitSyscall(m.syscallToken)) {
       gp.setStatus(G.Grunning);
       return;
     }

@@ -1,0 +1,429 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static dev.gmp.TestSupport.await;
+import static dev.gmp.TestSupport.awaitCondition;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Issue 3: blocking calls, marked or not, must not take a processor out of service. */
+class BlockingTest {
+  private final List<GmpExecutor> executors = new ArrayList<>();
+
+  private GmpExecutor track(GmpExecutor ex) {
+    executors.add(ex);
+    return ex;
+  }
+
+  @AfterEach
+  void tearDown() {
+    for (GmpExecutor ex : executors) {
+      TestSupport.terminate(ex);
+    }
+  }
+
+  private static void assertOthersRun(GmpExecutor ex, int n, String why) {
+    CountDownLatch others = new CountDownLatch(n);
+    for (int i = 0; i < n; i++) {
+      ex.execute(others::countDown);
+    }
+    await(others, why + ": " + ex.stats());
+  }
+
+  /** The Ms' own view, for failure messages: which M still counts as spare, holding what. */
+  static String describeMs(GmpExecutor ex) {
+    StringBuilder b = new StringBuilder();
+    for (M m : ex.sched.allm) {
+      b.append(' ').append(m).append("{spare=").append(m.spare).append(", p=").append(m.p)
+          .append(", curg=").append(m.curg() == null ? null : G.statusName(m.curg().status()))
+          .append('}');
+    }
+    return b.toString();
+  }
+
+  private static void awaitQuiet(GmpExecutor ex) {
+    awaitCondition(
+        () -> "executor goes quiet: " + ex.stats() + describeMs(ex),
+        LIVENESS_SECONDS,
+        () -> {
+          GmpStats s = ex.stats();
+          return s.idleProcessors() == s.parallelism()
+              && s.spinningThreads() == 0
+              && s.spareThreads() == 0
+              && s.runnableTasks() == 0
+              && s.runningTasks() == 0
+              && s.syscallTasks() == 0
+              && s.waitingTasks() == 0;
+        });
+  }
+
+  @Test
+  void markedBlockingCallLetsOtherTasksRun() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<String> blocked = ex.submit(() -> GmpExecutor.blocking(() -> {
+      inside.countDown();
+      release.await();
+      return "done";
+    }));
+    await(inside, "task inside blocking()");
+    awaitCondition(() -> "syscallTasks == 1: " + ex.stats(), LIVENESS_SECONDS,
+        () -> ex.stats().syscallTasks() == 1);
+    assertOthersRun(ex, 20, "other tasks run while one is inside blocking()");
+    assertEquals(1, ex.stats().syscallTasks(), "still blocked: " + ex.stats());
+    release.countDown();
+    assertEquals("done", blocked.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    awaitQuiet(ex);
+    assertTrue(ex.stats().handoffs() + ex.stats().retakes() > 0, ex.stats().toString());
+  }
+
+  @Test
+  void manyMarkedBlockersDoNotStopOtherWork() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(2));
+    int blockers = 6;
+    CountDownLatch inside = new CountDownLatch(blockers);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger finished = new AtomicInteger();
+    for (int i = 0; i < blockers; i++) {
+      ex.execute(() -> {
+        try {
+          GmpExecutor.blocking(() -> {
+            inside.countDown();
+            release.await();
+            return null;
+          });
+          finished.incrementAndGet();
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+    }
+    await(inside, "all blockers inside blocking() at once: " + ex.stats());
+    awaitCondition(() -> "syscallTasks == " + blockers + ": " + ex.stats(), LIVENESS_SECONDS,
+        () -> ex.stats().syscallTasks() == blockers);
+    assertOthersRun(ex, 50, "other tasks run while 6 tasks block with 2 processors");
+    release.countDown();
+    awaitCondition("blockers finish", () -> finished.get() == blockers);
+    awaitQuiet(ex);
+  }
+
+  /**
+   * Regression: a blocker whose P was retaken, handed to another M and put back in Psyscall by
+   * that M's own blocking call won it back with its fast-path CAS and stayed marked spare: the
+   * spare count leaked and the executor never went quiet nor terminated.
+   */
+  @Test
+  void spareAccountingSettlesAfterManyBlockingRounds() throws Exception {
+    for (int p = 1; p <= 2; p++) {
+      GmpExecutor ex = track(GmpExecutor.create(p));
+      for (int round = 0; round < 15; round++) {
+        int blockers = 2 + round % 5;
+        CountDownLatch inside = new CountDownLatch(blockers);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch finished = new CountDownLatch(blockers);
+        for (int i = 0; i < blockers; i++) {
+          ex.execute(() -> {
+            try {
+              GmpExecutor.blocking(() -> {
+                inside.countDown();
+                release.await();
+                return null;
+              });
+              GmpExecutor.blocking(() -> null); // a short second call, on whatever P we got
+              finished.countDown();
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          });
+        }
+        await(inside, "round " + round + ": all blockers inside: " + ex.stats());
+        assertOthersRun(ex, 5, "round " + round);
+        release.countDown();
+        await(finished, "round " + round + ": blockers finish");
+        awaitQuiet(ex);
+      }
+      ex.shutdown();
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.stats().toString());
+    }
+  }
+
+  @Test
+  void exceptionsPropagateUnchangedAndInterruptIsKept() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    IOException io = new IOException("io");
+    IllegalStateException ise = new IllegalStateException("ise");
+    Error err = new AssertionError("err");
+    Future<List<Object>> f = ex.submit(() -> {
+      List<Object> out = new ArrayList<>();
+      for (Throwable t : List.of(io, ise, err)) {
+        try {
+          GmpExecutor.blocking(() -> {
+            if (t instanceof Exception e) {
+              throw e;
+            }
+            throw (Error) t;
+          });
+        } catch (Throwable caught) {
+          out.add(caught);
+        }
+      }
+      // Interrupt set inside the call survives exitsyscall.
+      GmpExecutor.blocking(() -> {
+        Thread.currentThread().interrupt();
+        return null;
+      });
+      out.add(Thread.interrupted());
+      // Interrupt set before the call is seen inside it.
+      Thread.currentThread().interrupt();
+      out.add(GmpExecutor.blocking(() -> Thread.currentThread().isInterrupted()));
+      out.add(Thread.interrupted());
+      // Nested blocking() just calls through.
+      out.add(GmpExecutor.blocking(() -> GmpExecutor.blocking(() -> "nested")));
+      out.add(Thread.currentThread().isInterrupted());
+      return out;
+    });
+    List<Object> out = f.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertSame(io, out.get(0));
+    assertSame(ise, out.get(1));
+    assertSame(err, out.get(2));
+    assertEquals(true, out.get(3), "interrupt raised inside blocking() kept");
+    assertEquals(true, out.get(4), "interrupt raised before blocking() seen inside");
+    assertEquals(true, out.get(5), "and still set after");
+    assertEquals("nested", out.get(6));
+    assertEquals(false, out.get(7));
+  }
+
+  @Test
+  void interruptKeptWhenTheProcessorWasHandedOff() throws Exception {
+    // The blocker loses its P (others need it), is interrupted inside the call, and must get
+    // a P back with the interrupt status still set.
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    CountDownLatch inside = new CountDownLatch(1);
+    AtomicReference<Thread> blockerThread = new AtomicReference<>();
+    Future<Boolean> f = ex.submit(() -> {
+      GmpExecutor.blocking(() -> {
+        blockerThread.set(Thread.currentThread());
+        inside.countDown();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+        while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
+          Thread.onSpinWait(); // not consuming the interrupt
+        }
+        return null;
+      });
+      return Thread.currentThread().isInterrupted();
+    });
+    await(inside, "inside blocking()");
+    assertOthersRun(ex, 10, "others run while the blocker holds no P");
+    blockerThread.get().interrupt();
+    assertTrue(f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    awaitQuiet(ex);
+  }
+
+  @Test
+  void blockingOutsideAWorkerCallsThrough() throws Exception {
+    Thread me = Thread.currentThread();
+    assertEquals("x", GmpExecutor.blocking(() -> {
+      assertSame(me, Thread.currentThread());
+      return "x";
+    }));
+    IOException io = new IOException();
+    assertSame(io, assertThrows(IOException.class, () -> GmpExecutor.blocking(() -> {
+      throw io;
+    })));
+    me.interrupt();
+    assertTrue(GmpExecutor.blocking(() -> Thread.currentThread().isInterrupted()));
+    assertTrue(Thread.interrupted());
+  }
+
+  @Test
+  void unmarkedLatchAwaitLosesItsProcessor() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Future<?> blocked = ex.submit(() -> {
+      inside.countDown();
+      release.await();
+      return null;
+    });
+    await(inside, "blocked task started");
+    assertOthersRun(ex, 20, "tasks run while one blocks in CountDownLatch.await");
+    release.countDown();
+    blocked.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    awaitQuiet(ex);
+    assertTrue(ex.stats().retakes() > 0, ex.stats().toString());
+  }
+
+  @Test
+  void unmarkedSleepLosesItsProcessor() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    CountDownLatch inside = new CountDownLatch(1);
+    AtomicBoolean interrupted = new AtomicBoolean();
+    ex.execute(() -> {
+      inside.countDown();
+      try {
+        Thread.sleep(TimeUnit.MINUTES.toMillis(5)); // the behaviour under test; shutdownNow ends it
+      } catch (InterruptedException e) {
+        interrupted.set(true);
+      }
+    });
+    await(inside, "sleeping task started");
+    assertOthersRun(ex, 20, "tasks run while one sleeps");
+    ex.shutdownNow();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.stats().toString());
+    assertTrue(interrupted.get());
+  }
+
+  @Test
+  void unmarkedMonitorWaitLosesItsProcessor() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    Object lock = new Object();
+    CountDownLatch entered = new CountDownLatch(1);
+    Future<?> blocked;
+    synchronized (lock) {
+      blocked = ex.submit(() -> {
+        synchronized (lock) {
+          entered.countDown();
+        }
+      });
+      awaitCondition("task BLOCKED on the monitor", () -> {
+        for (M m : ex.sched.allm) {
+          Thread t = m.thread;
+          if (t != null && t.getState() == Thread.State.BLOCKED) {
+            return true;
+          }
+        }
+        return false;
+      });
+      assertOthersRun(ex, 20, "tasks run while one is BLOCKED on a monitor");
+    }
+    await(entered, "blocked task gets the monitor");
+    blocked.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    awaitQuiet(ex);
+  }
+
+  @Test
+  void unmarkedFutureGetOnSameExecutorDoesNotDeadlock() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    // With one processor, waiting on a task queued behind us would deadlock unless sysmon
+    // hands the processor to another thread.
+    Future<String> outer = ex.submit(() -> {
+      Future<String> inner = ex.submit(() -> "inner");
+      return inner.get(LIVENESS_SECONDS, TimeUnit.SECONDS) + "+outer";
+    });
+    assertEquals("inner+outer", outer.get(LIVENESS_SECONDS + 5, TimeUnit.SECONDS));
+    awaitQuiet(ex);
+  }
+
+  @Test
+  void cpuHogsAreBoundedByMaxSpareThreads() throws Exception {
+    int p = 2;
+    int spare = 2;
+    GmpExecutor ex = track(
+        GmpExecutor.builder().parallelism(p).maxSpareThreads(spare)
+            .timeSlice(Duration.ofMillis(5)).build());
+    AtomicBoolean stop = new AtomicBoolean();
+    int hogs = 8;
+    CountDownLatch done = new CountDownLatch(hogs);
+    AtomicInteger running = new AtomicInteger();
+    for (int i = 0; i < hogs; i++) {
+      ex.execute(() -> {
+        running.incrementAndGet();
+        while (!stop.get()) {
+          Thread.onSpinWait();
+        }
+        done.countDown();
+      });
+    }
+    int max = 0;
+    try {
+      // Retakes give the waiting hogs threads, up to maxSpareThreads more than parallelism.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+      while (ex.stats().spareThreads() < spare && System.nanoTime() < deadline) {
+        max = Math.max(max, ex.stats().threads());
+        TestSupport.sleepQuietly(1);
+      }
+      assertEquals(spare, ex.stats().spareThreads(), "spares reach the bound: " + ex.stats());
+      for (int i = 0; i < 200; i++) {
+        GmpStats s = ex.stats();
+        max = Math.max(max, s.threads());
+        assertTrue(s.spareThreads() <= spare, s.toString());
+        TestSupport.sleepQuietly(1);
+      }
+      assertTrue(running.get() <= p + spare, "at most P + S hogs run: " + running.get());
+      assertTrue(max <= p + spare + 2, "threads " + max + " > P + S + 2: " + ex.stats());
+    } finally {
+      stop.set(true);
+    }
+    await(done, "all hogs finish once stopped");
+    awaitQuiet(ex);
+  }
+
+  @Test
+  void shutdownWhileInsideBlockingTerminatesAfterRelease() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean completed = new AtomicBoolean();
+    ex.execute(() -> {
+      try {
+        GmpExecutor.blocking(() -> {
+          inside.countDown();
+          release.await();
+          return null;
+        });
+        completed.set(true);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    await(inside, "inside blocking()");
+    ex.execute(() -> {}); // make it hand the P off
+    ex.shutdown();
+    assertFalse(ex.awaitTermination(20, TimeUnit.MILLISECONDS));
+    release.countDown();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.stats().toString());
+    assertTrue(completed.get());
+  }
+
+  @Test
+  void shutdownNowInterruptsTaskInsideBlocking() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.create(1));
+    CountDownLatch inside = new CountDownLatch(1);
+    AtomicBoolean interrupted = new AtomicBoolean();
+    ex.execute(() -> {
+      try {
+        GmpExecutor.blocking(() -> {
+          inside.countDown();
+          new CountDownLatch(1).await();
+          return null;
+        });
+      } catch (InterruptedException e) {
+        interrupted.set(true);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    await(inside, "inside blocking()");
+    assertOthersRun(ex, 5, "others run meanwhile");
+    ex.shutdownNow();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.stats().toString());
+    assertTrue(interrupted.get());
+  }
+}

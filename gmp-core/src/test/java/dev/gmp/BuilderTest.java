@@ -1,0 +1,151 @@
+package dev.gmp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+class BuilderTest {
+
+  private static void assertIae(Executable e, String param, String value) {
+    IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
+    String msg = x.getMessage();
+    assertTrue(msg != null && msg.contains(param), "message names " + param + ": " + msg);
+    assertTrue(msg.contains(value), "message names the value " + value + ": " + msg);
+  }
+
+  @Test
+  void invalidValuesNameParameterAndValue() {
+    assertIae(() -> GmpExecutor.builder().parallelism(0), "parallelism", "0");
+    assertIae(() -> GmpExecutor.builder().parallelism(-3), "parallelism", "-3");
+    assertIae(() -> GmpExecutor.builder().maxThreads(0), "maxThreads", "0");
+    assertIae(
+        () -> GmpExecutor.builder().parallelism(4).maxThreads(2).build(), "maxThreads", "2");
+    assertIae(
+        () -> GmpExecutor.builder().parallelism(4).maxThreads(2).build(), "parallelism", "4");
+    assertIae(() -> GmpExecutor.builder().maxSpareThreads(-1), "maxSpareThreads", "-1");
+    assertIae(() -> GmpExecutor.builder().timeSlice(Duration.ZERO), "timeSlice", "PT0S");
+    assertIae(
+        () -> GmpExecutor.builder().timeSlice(Duration.ofMillis(-5)), "timeSlice", "PT-0.005S");
+    assertIae(() -> GmpExecutor.builder().keepAlive(Duration.ZERO), "keepAlive", "PT0S");
+    assertIae(
+        () -> GmpExecutor.builder().keepAlive(Duration.ofSeconds(-1)), "keepAlive", "PT-1S");
+    assertIae(() -> GmpExecutor.builder().name("  "), "name", "'  '");
+    assertIae(() -> GmpExecutor.builder().name(""), "name", "''");
+    assertIae(
+        () ->
+            GmpExecutor.builder()
+                .name("pool")
+                .threadFactory(Executors.defaultThreadFactory())
+                .build(),
+        "name",
+        "pool");
+    IllegalArgumentException both =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                GmpExecutor.builder()
+                    .name("pool")
+                    .threadFactory(Executors.defaultThreadFactory())
+                    .build());
+    assertTrue(both.getMessage().contains("threadFactory"), both.getMessage());
+    assertIae(() -> GmpExecutor.create(0), "parallelism", "0");
+  }
+
+  @Test
+  void nullsThrowNpe() {
+    assertThrows(NullPointerException.class, () -> GmpExecutor.builder().timeSlice(null));
+    assertThrows(NullPointerException.class, () -> GmpExecutor.builder().keepAlive(null));
+    assertThrows(NullPointerException.class, () -> GmpExecutor.builder().name(null));
+    assertThrows(NullPointerException.class, () -> GmpExecutor.builder().threadFactory(null));
+    assertThrows(
+        NullPointerException.class, () -> GmpExecutor.builder().uncaughtExceptionHandler(null));
+    assertThrows(NullPointerException.class, () -> GmpExecutor.blocking(null));
+  }
+
+  @Test
+  void validEdgeValuesAreAccepted() throws Exception {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder()
+            .parallelism(2)
+            .maxThreads(2)
+            .maxSpareThreads(0)
+            .timeSlice(Duration.ofNanos(1))
+            .keepAlive(Duration.ofNanos(1))
+            .build())) {
+      GmpExecutor ex = cex.ex();
+      assertEquals(2, ex.parallelism());
+      assertEquals(42, ex.submit(() -> 42).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void setParallelismRejectsBadValues() {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(1).maxThreads(3).build())) {
+      GmpExecutor ex = cex.ex();
+      assertIae(() -> ex.setParallelism(0), "parallelism", "0");
+      assertIae(() -> ex.setParallelism(-1), "parallelism", "-1");
+      assertIae(() -> ex.setParallelism(4), "maxThreads", "4");
+      assertEquals(1, ex.parallelism());
+      ex.setParallelism(3);
+      assertEquals(3, ex.parallelism());
+    }
+  }
+
+  @Test
+  void createDefaultsAndParallelism() {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create())) {
+      GmpExecutor ex = cex.ex();
+      assertEquals(Runtime.getRuntime().availableProcessors(), ex.parallelism());
+      assertEquals(ex.parallelism(), ex.stats().parallelism());
+    }
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(3))) {
+      GmpExecutor ex = cex.ex();
+      assertEquals(3, ex.parallelism());
+    }
+  }
+
+  @Test
+  void threadNamesUsePrefixAndCurrentIsTheExecutor() throws Exception {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(2).name("my-pool").build());
+        TestSupport.Closer cother = TestSupport.closer(GmpExecutor.builder().parallelism(1).build())) {
+      GmpExecutor ex = cex.ex();
+      GmpExecutor other = cother.ex();
+      String name = ex.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
+      assertTrue(name.startsWith("my-pool"), name);
+      assertTrue(ex.submit(() -> Thread.currentThread().isDaemon()).get(10, TimeUnit.SECONDS));
+      assertSame(ex, ex.submit(GmpExecutor::current).get(10, TimeUnit.SECONDS));
+      assertSame(other, other.submit(GmpExecutor::current).get(10, TimeUnit.SECONDS));
+      // A task of ex, running blocking() and nested inside another executor's Future.get.
+      assertSame(
+          ex,
+          ex.submit(() -> GmpExecutor.blocking(GmpExecutor::current)).get(10, TimeUnit.SECONDS));
+      assertNull(GmpExecutor.current());
+      assertTrue(ex.toString().contains("my-pool"), ex.toString());
+    }
+  }
+
+  @Test
+  void customThreadFactoryIsUsed() throws Exception {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder()
+            .parallelism(1)
+            .threadFactory(
+                r -> {
+                  Thread t = new Thread(r, "custom-worker");
+                  t.setDaemon(true);
+                  return t;
+                })
+            .build())) {
+      GmpExecutor ex = cex.ex();
+      assertEquals(
+          "custom-worker",
+          ex.submit(() -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS));
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package dev.gmp;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A runnext chain inherits its time slice, so without sysmon's preemption it would hold the only
+ * processor forever; the global-queue task must still run.
+ */
+class FairnessTest {
+  private static final long BOUND_SECONDS = 5;
+
+  @Test
+  void selfRespawningChainDoesNotStarveOutsideTask() {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = cex.ex();
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicLong hops = new AtomicLong();
+      CountDownLatch chainRunning = new CountDownLatch(1);
+      ex.execute(new Runnable() {
+        @Override
+        public void run() {
+          hops.incrementAndGet();
+          chainRunning.countDown();
+          if (!stop.get()) {
+            ex.execute(this); // goes to runnext and inherits the slice
+          }
+        }
+      });
+      TestSupport.await(chainRunning, "chain started");
+      CountDownLatch outsideRan = new CountDownLatch(1);
+      ex.execute(outsideRan::countDown);
+      try {
+        TestSupport.await(
+            outsideRan, BOUND_SECONDS, "outside task to run despite the runnext chain");
+      } finally {
+        stop.set(true);
+      }
+      assertTrue(hops.get() > 1);
+      TestSupport.awaitCondition(
+          "chain stops", () -> ex.stats().runnableTasks() == 0 && ex.stats().runningTasks() == 0);
+    }
+  }
+
+  @Test
+  void pairRespawningEachOtherDoesNotStarveOutsideTasks() {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = cex.ex();
+      AtomicBoolean stop = new AtomicBoolean();
+      CountDownLatch pairRunning = new CountDownLatch(2);
+      Runnable[] pair = new Runnable[2];
+      for (int i = 0; i < 2; i++) {
+        int me = i;
+        pair[i] = () -> {
+          pairRunning.countDown();
+          if (!stop.get()) {
+            ex.execute(pair[1 - me]);
+          }
+        };
+      }
+      ex.execute(pair[0]);
+      TestSupport.await(pairRunning, "pair started");
+      CountDownLatch outsideRan = new CountDownLatch(3);
+      for (int i = 0; i < 3; i++) {
+        ex.execute(outsideRan::countDown);
+      }
+      try {
+        TestSupport.await(outsideRan, BOUND_SECONDS, "outside tasks run despite the pair");
+      } finally {
+        stop.set(true);
+      }
+    }
+  }
+}

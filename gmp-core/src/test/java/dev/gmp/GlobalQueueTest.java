@@ -1,0 +1,85 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.g;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GlobalQueueTest {
+
+  @Test
+  void batchSizeArithmetic() {
+    assertEquals(3, GlobalQueue.batchSize(10, 4)); // 10/4 + 1
+    assertEquals(128, GlobalQueue.batchSize(1000, 2)); // capped at half the ring
+    assertEquals(1, GlobalQueue.batchSize(1, 8)); // never more than len
+    assertEquals(1, GlobalQueue.batchSize(1, 1));
+    assertEquals(2, GlobalQueue.batchSize(2, 1)); // min(len, len/1 + 1) = len
+    assertEquals(101, GlobalQueue.batchSize(100, 1) + 1); // min(100, 101) = 100
+    assertEquals(100, GlobalQueue.batchSize(100, 1));
+    assertEquals(128, GlobalQueue.batchSize(256, 1));
+    assertEquals(51, GlobalQueue.batchSize(100, 2));
+    assertEquals(1, GlobalQueue.batchSize(7, 16));
+    assertEquals(128, GlobalQueue.batchSize(Integer.MAX_VALUE, 3));
+  }
+
+  @Test
+  void getBatchMovesNMinusOneIntoTheRing() {
+    GlobalQueue gq = new GlobalQueue();
+    P pp = new P(0);
+    gq.lock.lock();
+    try {
+      for (int i = 0; i < 10; i++) {
+        gq.put(g(i));
+      }
+      assertEquals(10, gq.size());
+      G first = gq.getBatch(pp, 4); // n = 3
+      assertEquals(0, first.goid);
+      assertEquals(7, gq.size());
+      assertEquals(2, pp.runq.size());
+      assertEquals(1, pp.runq.pollRing().goid);
+      assertEquals(2, pp.runq.pollRing().goid);
+      assertNull(pp.runq.pollRing());
+      assertEquals(3, gq.get().goid, "the rest stays in FIFO order");
+      assertEquals(6, gq.size());
+    } finally {
+      gq.lock.unlock();
+    }
+  }
+
+  @Test
+  void getBatchLargeAndEmpty() {
+    GlobalQueue gq = new GlobalQueue();
+    P pp = new P(0);
+    gq.lock.lock();
+    try {
+      assertNull(gq.getBatch(pp, 1));
+      for (int i = 0; i < 1000; i++) {
+        gq.put(g(i));
+      }
+      G first = gq.getBatch(pp, 2); // n = 128
+      assertEquals(0, first.goid);
+      assertEquals(127, pp.runq.size());
+      assertEquals(1000 - 128, gq.size());
+      List<Long> ids = new ArrayList<>();
+      for (G x = pp.runq.pollRing(); x != null; x = pp.runq.pollRing()) {
+        ids.add(x.goid);
+      }
+      for (int i = 0; i < 127; i++) {
+        assertEquals(i + 1L, ids.get(i));
+      }
+      GQueue out = new GQueue();
+      gq.drainTo(out);
+      assertEquals(1000 - 128, out.size);
+      assertEquals(0, gq.size());
+      assertEquals(128, out.pop().goid);
+      assertNull(gq.get());
+      assertTrue(pp.runq.isEmpty());
+    } finally {
+      gq.lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,387 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.g;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class RunQueueTest {
+
+  private static List<Long> drainGlobal(GlobalQueue gq) {
+    List<Long> ids = new ArrayList<>();
+    gq.lock.lock();
+    try {
+      for (G x = gq.get(); x != null; x = gq.get()) {
+        ids.add(x.goid);
+      }
+    } finally {
+      gq.lock.unlock();
+    }
+    return ids;
+  }
+
+  private static List<Long> pollAll(RunQueue q) {
+    List<Long> ids = new ArrayList<>();
+    for (G x = q.pollRing(); x != null; x = q.pollRing()) {
+      ids.add(x.goid);
+    }
+    return ids;
+  }
+
+  @Test
+  void ownerOrderIsRunnextFirstThenFifo() {
+    RunQueue q = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    assertTrue(q.isEmpty());
+    q.put(g(1), false, gq);
+    q.put(g(2), false, gq);
+    q.put(g(3), true, gq);
+    q.put(g(4), false, gq);
+    assertFalse(q.isEmpty());
+    assertEquals(4, q.size());
+    assertEquals(3, q.takeRunnext().goid);
+    assertNull(q.takeRunnext());
+    assertEquals(List.of(1L, 2L, 4L), pollAll(q));
+    assertTrue(q.isEmpty());
+    assertEquals(0, q.size());
+    assertEquals(0, gq.size());
+  }
+
+  @Test
+  void runnextDisplacementGoesToTail() {
+    RunQueue q = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    q.put(g(1), false, gq);
+    q.put(g(10), true, gq);
+    q.put(g(11), true, gq); // displaces 10 to the tail
+    q.put(g(12), true, gq); // displaces 11 to the tail
+    assertEquals(12, q.runnextForTest().goid);
+    assertEquals(4, q.size());
+    assertEquals(12, q.takeRunnext().goid);
+    assertEquals(List.of(1L, 10L, 11L), pollAll(q));
+  }
+
+  @Test
+  void overflowMovesFrontHalfPlusDisplacedToGlobalInOneBatch() {
+    RunQueue q = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < RunQueue.SIZE; i++) {
+      q.put(g(i), false, gq);
+    }
+    q.put(g(1000), true, gq); // runnext; ring stays full
+    assertEquals(0, gq.size());
+    assertEquals(RunQueue.SIZE + 1, q.size());
+
+    q.put(g(1001), true, gq); // displaces 1000 into a full ring -> runqputslow
+    assertEquals(RunQueue.SIZE / 2 + 1, gq.size(), "exactly 128 + the displaced one moved");
+    assertEquals(1001, q.runnextForTest().goid);
+    List<Long> expectGlobal = new ArrayList<>();
+    for (long i = 0; i < RunQueue.SIZE / 2; i++) {
+      expectGlobal.add(i);
+    }
+    expectGlobal.add(1000L);
+    assertEquals(expectGlobal, drainGlobal(gq), "front half in order, then the displaced G");
+
+    List<Long> expectRing = new ArrayList<>();
+    for (long i = RunQueue.SIZE / 2; i < RunQueue.SIZE; i++) {
+      expectRing.add(i);
+    }
+    assertEquals(1001, q.takeRunnext().goid);
+    assertEquals(expectRing, pollAll(q));
+  }
+
+  @Test
+  void overflowWithoutRunnext() {
+    RunQueue q = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < RunQueue.SIZE + 1; i++) {
+      q.put(g(i), false, gq);
+    }
+    assertEquals(RunQueue.SIZE / 2 + 1, gq.size());
+    List<Long> global = drainGlobal(gq);
+    assertEquals(129, global.size());
+    assertEquals(0L, global.get(0));
+    assertEquals(127L, global.get(127));
+    assertEquals((long) RunQueue.SIZE, global.get(128));
+    assertEquals(RunQueue.SIZE / 2, pollAll(q).size());
+  }
+
+  private static RunQueue filled(int n) {
+    RunQueue q = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < n; i++) {
+      q.put(g(i), false, gq);
+    }
+    return q;
+  }
+
+  @Test
+  void stealTakesHalfRoundedUp() {
+    int[][] cases = {{1, 1}, {2, 1}, {3, 2}, {5, 3}, {8, 4}, {255, 128}, {256, 128}};
+    for (int[] c : cases) {
+      RunQueue victim = filled(c[0]);
+      RunQueue thief = new RunQueue();
+      G got = thief.stealFrom(victim, false, false);
+      assertNotNull(got, "steal from " + c[0]);
+      List<Long> stolen = new ArrayList<>();
+      stolen.addAll(pollAll(thief));
+      stolen.add(got.goid); // the returned G is the last one stolen
+      assertEquals(c[1], stolen.size(), "steal from a ring of " + c[0]);
+      for (int i = 0; i < c[1]; i++) {
+        assertEquals((long) i, stolen.get(i), "thief takes the victim's oldest Gs in order");
+      }
+      assertEquals(c[0] - c[1], victim.size());
+      List<Long> left = pollAll(victim);
+      assertEquals(c[0] - c[1], left.size());
+      if (!left.isEmpty()) {
+        assertEquals((long) c[1], left.get(0));
+      }
+    }
+  }
+
+  @Test
+  void stealFromEmptyReturnsNull() {
+    RunQueue thief = new RunQueue();
+    assertNull(thief.stealFrom(new RunQueue(), true, false));
+    assertNull(thief.stealFrom(new RunQueue(), false, true));
+  }
+
+  @Test
+  void runnextStolenOnlyWhenAskedAndRingEmpty() {
+    GlobalQueue gq = new GlobalQueue();
+    RunQueue victim = new RunQueue();
+    RunQueue thief = new RunQueue();
+    victim.put(g(7), true, gq);
+    assertNull(thief.stealFrom(victim, false, false), "runnext is not stolen unless asked");
+    assertEquals(7, victim.runnextForTest().goid);
+
+    victim.put(g(1), false, gq); // ring non-empty: ring first, runnext stays
+    G got = thief.stealFrom(victim, true, false);
+    assertEquals(1, got.goid);
+    assertEquals(7, victim.runnextForTest().goid, "runnext kept while the ring had work");
+
+    got = thief.stealFrom(victim, true, false);
+    assertEquals(7, got.goid);
+    assertNull(victim.runnextForTest());
+    assertTrue(victim.isEmpty());
+    // victimRunning only adds a short back-off; the G is still taken.
+    victim.put(g(8), true, gq);
+    assertEquals(8, thief.stealFrom(victim, true, true).goid);
+    assertTrue(thief.isEmpty());
+  }
+
+  @Test
+  void wrapAroundIntegerMaxValue() {
+    int start = Integer.MAX_VALUE - 10;
+    RunQueue q = new RunQueue(start);
+    GlobalQueue gq = new GlobalQueue();
+    long id = 0;
+    long expect = 0;
+    // Several laps across the overflow point, FIFO all the way.
+    for (int round = 0; round < 5; round++) {
+      for (int i = 0; i < 100; i++) {
+        q.put(g(id++), false, gq);
+      }
+      assertEquals(100, q.size());
+      for (int i = 0; i < 100; i++) {
+        assertEquals(expect++, q.pollRing().goid);
+      }
+      assertTrue(q.isEmpty());
+    }
+    assertTrue(q.headForTest() < 0, "indices really crossed Integer.MAX_VALUE");
+    assertEquals(q.headForTest(), q.tailForTest());
+    assertEquals(start + 500, q.tailForTest()); // int arithmetic wraps
+  }
+
+  @Test
+  void wrapAroundOverflowAndStealAcrossMaxValue() {
+    RunQueue q = new RunQueue(Integer.MAX_VALUE - 10);
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < RunQueue.SIZE; i++) {
+      q.put(g(i), false, gq);
+    }
+    assertEquals(RunQueue.SIZE, q.size());
+    assertEquals(0, gq.size());
+    q.put(g(RunQueue.SIZE), false, gq);
+    assertEquals(129, gq.size());
+    assertEquals(128, q.size());
+    RunQueue thief = new RunQueue(Integer.MAX_VALUE - 3);
+    G got = thief.stealFrom(q, false, false);
+    assertEquals(191, got.goid); // 64 stolen: 128..191, last one returned
+    List<Long> stolen = pollAll(thief);
+    assertEquals(63, stolen.size());
+    assertEquals(128L, stolen.get(0));
+    List<Long> left = pollAll(q);
+    assertEquals(64, left.size());
+    assertEquals(192L, left.get(0));
+    assertEquals(255L, left.get(63));
+  }
+
+  @Test
+  void drainToTakesEverythingOnceRunnextLast() {
+    RunQueue q = new RunQueue(Integer.MAX_VALUE - 2);
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < 20; i++) {
+      q.put(g(i), false, gq);
+    }
+    q.put(g(99), true, gq);
+    q.pollRing(); // 0 gone
+    GQueue out = new GQueue();
+    assertEquals(20, q.drainTo(out));
+    assertEquals(20, out.size);
+    List<Long> ids = new ArrayList<>();
+    for (G x = out.pop(); x != null; x = out.pop()) {
+      ids.add(x.goid);
+    }
+    List<Long> expect = new ArrayList<>();
+    for (long i = 1; i < 20; i++) {
+      expect.add(i);
+    }
+    expect.add(99L);
+    assertEquals(expect, ids);
+    assertTrue(q.isEmpty());
+    assertEquals(0, q.drainTo(new GQueue()));
+  }
+
+  enum Mode {
+    /** Random bursts of puts (some runnext, some overflowing) and pops. */
+    MIXED,
+    /** The owner only pushes (rarely pops): thieves race each other for the ring. */
+    THIEVES_ONLY,
+    /** Every put takes runnext and the ring is kept near empty: thieves race for runnext. */
+    RUNNEXT_HEAVY
+  }
+
+  /** Owner pushes and pops while two thieves steal: every G is taken exactly once. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(Mode.class)
+  void ownerAndTwoThievesSeeEveryGExactlyOnce(Mode mode) throws Exception {
+    final int n = 300_000;
+    RunQueue victim = new RunQueue(Integer.MAX_VALUE - 1000);
+    GlobalQueue gq = new GlobalQueue();
+    AtomicIntegerArray seen = new AtomicIntegerArray(n);
+    AtomicBoolean ownerDone = new AtomicBoolean();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CyclicBarrier start = new CyclicBarrier(3);
+    Runnable thief =
+        () -> {
+          try {
+            RunQueue mine = new RunQueue();
+            start.await(10, TimeUnit.SECONDS);
+            while (true) {
+              boolean done = ownerDone.get();
+              G got = mine.stealFrom(victim, true, mode == Mode.MIXED);
+              if (got == null) {
+                if (done) {
+                  return;
+                }
+                Thread.onSpinWait();
+                continue;
+              }
+              seen.incrementAndGet((int) got.goid);
+              for (G x = mine.pollRing(); x != null; x = mine.pollRing()) {
+                seen.incrementAndGet((int) x.goid);
+              }
+            }
+          } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+          }
+        };
+    Thread t1 = new Thread(thief, "thief-1");
+    Thread t2 = new Thread(thief, "thief-2");
+    t1.start();
+    t2.start();
+    start.await(10, TimeUnit.SECONDS);
+    int next = 0;
+    java.util.Random rnd = new java.util.Random(42);
+    while (next < n) {
+      switch (mode) {
+        case MIXED -> {
+          int burst = 1 + rnd.nextInt(300); // sometimes overflows into the global queue
+          for (int i = 0; i < burst && next < n; i++) {
+            victim.put(g(next++), rnd.nextInt(4) == 0, gq);
+          }
+          int pops = rnd.nextInt(200);
+          for (int i = 0; i < pops; i++) {
+            G x = rnd.nextBoolean() ? victim.takeRunnext() : null;
+            if (x == null) {
+              x = victim.pollRing();
+            }
+            if (x == null) {
+              break;
+            }
+            seen.incrementAndGet((int) x.goid);
+          }
+        }
+        case THIEVES_ONLY -> {
+          if (victim.size() < RunQueue.SIZE - 8) {
+            victim.put(g(next++), false, gq);
+          } else {
+            Thread.onSpinWait();
+          }
+        }
+        case RUNNEXT_HEAVY -> {
+          victim.put(g(next++), true, gq);
+          if (rnd.nextInt(3) != 0) {
+            G x = victim.pollRing();
+            if (x != null) {
+              seen.incrementAndGet((int) x.goid);
+            }
+          }
+        }
+      }
+    }
+    ownerDone.set(true);
+    t1.join(TimeUnit.SECONDS.toMillis(30));
+    t2.join(TimeUnit.SECONDS.toMillis(30));
+    assertFalse(t1.isAlive() || t2.isAlive(), "thieves did not finish");
+    if (failure.get() != null) {
+      throw new AssertionError("thief failed", failure.get());
+    }
+    GQueue rest = new GQueue();
+    victim.drainTo(rest);
+    for (G x = rest.pop(); x != null; x = rest.pop()) {
+      seen.incrementAndGet((int) x.goid);
+    }
+    for (long id : drainGlobal(gq)) {
+      seen.incrementAndGet((int) id);
+    }
+    int wrong = 0;
+    StringBuilder first = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      if (seen.get(i) != 1) {
+        if (wrong++ < 5) {
+          first.append(" G").append(i).append(" x").append(seen.get(i));
+        }
+      }
+    }
+    assertEquals(0, wrong, wrong + " Gs not taken exactly once, e.g." + first);
+  }
+
+  @Test
+  void putBatchFillsUpToCapacityAndLeavesRest() {
+    RunQueue q = new RunQueue();
+    GQueue batch = new GQueue();
+    for (int i = 0; i < 300; i++) {
+      batch.push(g(i));
+    }
+    q.putBatch(batch);
+    assertEquals(RunQueue.SIZE, q.size());
+    assertEquals(300 - RunQueue.SIZE, batch.size);
+    assertSame(null, q.runnextForTest());
+    assertEquals(0L, q.pollRing().goid);
+    assertEquals((long) RunQueue.SIZE, batch.pop().goid);
+  }
+}

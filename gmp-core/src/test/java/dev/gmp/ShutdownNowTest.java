@@ -1,0 +1,170 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+
+/** shutdownNow returns exactly the accepted tasks that never started: ran + returned == accepted. */
+class ShutdownNowTest {
+  private static final int MAX_IDS = 4000;
+
+  /** A task with an id, so the returned list can be checked element by element. */
+  private static final class IdTask implements Runnable {
+    final int id;
+    final AtomicIntegerArray ran;
+
+    IdTask(int id, AtomicIntegerArray ran) {
+      this.id = id;
+      this.ran = ran;
+    }
+
+    @Override
+    public void run() {
+      ran.incrementAndGet(id);
+    }
+  }
+
+  @Test
+  void everyAcceptedTaskRunsOrIsReturnedExactlyOnce() throws Exception {
+    Random rnd = new Random(20261129L);
+    for (int round = 0; round < 100; round++) {
+      runRound(rnd, round);
+    }
+  }
+
+  private void runRound(Random rnd, int round) throws Exception {
+    int parallelism = 1 + rnd.nextInt(2);
+    int outside = rnd.nextInt(400);
+    int inside = rnd.nextInt(600); // > 257 overflows the ring into the global queue
+    boolean racingSubmitter = rnd.nextBoolean();
+    String where =
+        "round " + round + " (parallelism " + parallelism + ", outside " + outside
+            + ", inside " + inside + ", racing " + racingSubmitter + ")";
+    AtomicIntegerArray ran = new AtomicIntegerArray(MAX_IDS);
+    AtomicInteger nextId = new AtomicInteger();
+    AtomicInteger accepted = new AtomicInteger();
+    CountDownLatch started = new CountDownLatch(parallelism);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger interrupted = new AtomicInteger();
+    // maxSpareThreads 0: sysmon may not take the Ps away from the blocked workers, so queued
+    // tasks really sit in the global queue, the runnext slots and the rings.
+    GmpExecutor ex =
+        GmpExecutor.builder().parallelism(parallelism).maxSpareThreads(0).build();
+    try {
+      for (int b = 0; b < parallelism; b++) {
+        int spawn = b == 0 ? inside : rnd.nextInt(50);
+        ex.execute(() -> {
+          for (int i = 0; i < spawn; i++) {
+            ex.execute(new IdTask(nextId.getAndIncrement(), ran));
+            accepted.incrementAndGet();
+          }
+          started.countDown();
+          try {
+            release.await();
+            // await may return normally when release and the interrupt race: flag still set.
+            if (Thread.currentThread().isInterrupted()) {
+              interrupted.incrementAndGet();
+            }
+          } catch (InterruptedException e) {
+            interrupted.incrementAndGet();
+          }
+        });
+      }
+      TestSupport.await(started, "blockers running on every P, " + where);
+      for (int i = 0; i < outside; i++) {
+        ex.execute(new IdTask(nextId.getAndIncrement(), ran));
+        accepted.incrementAndGet();
+      }
+      AtomicBoolean stop = new AtomicBoolean();
+      Thread racer = null;
+      if (racingSubmitter) {
+        racer = new Thread(() -> {
+          while (!stop.get()) {
+            int id = nextId.getAndIncrement();
+            if (id >= MAX_IDS) {
+              return;
+            }
+            try {
+              ex.execute(new IdTask(id, ran));
+              accepted.incrementAndGet();
+            } catch (RejectedExecutionException e) {
+              return;
+            }
+          }
+        });
+        racer.start();
+        Thread.yield();
+      }
+      List<Runnable> returned = ex.shutdownNow();
+      stop.set(true);
+      if (racer != null) {
+        racer.join(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS));
+      }
+      release.countDown();
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), "terminated, " + where);
+      assertEquals(parallelism, interrupted.get(), "running tasks interrupted, " + where);
+
+      int[] returnedCount = new int[MAX_IDS];
+      for (Runnable r : returned) {
+        if (!(r instanceof IdTask t)) {
+          fail("shutdownNow returned a task that was not submitted as queued work: " + r);
+          return;
+        }
+        returnedCount[t.id]++;
+      }
+      int ids = Math.min(nextId.get(), MAX_IDS);
+      int total = 0;
+      for (int id = 0; id < ids; id++) {
+        int seen = ran.get(id) + returnedCount[id];
+        if (seen > 1) {
+          fail("task " + id + " ran " + ran.get(id) + "x and returned " + returnedCount[id]
+              + "x, " + where);
+        }
+        total += seen;
+      }
+      assertEquals(accepted.get(), total, "ran + returned == accepted, " + where);
+      assertEquals(
+          accepted.get(), total, "returned " + returned.size() + " of accepted, " + where);
+    } finally {
+      release.countDown();
+      TestSupport.terminate(ex);
+    }
+  }
+
+  @Test
+  void shutdownNowInterruptsTaskAndTaskStartingAfterSeesInterrupt() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build();
+    try {
+      CountDownLatch started = new CountDownLatch(1);
+      CountDownLatch interrupted = new CountDownLatch(1);
+      ex.execute(() -> {
+        started.countDown();
+        try {
+          new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+          interrupted.countDown();
+        }
+      });
+      TestSupport.await(started, "task started");
+      ex.execute(() -> {});
+      List<Runnable> returned = ex.shutdownNow();
+      assertEquals(1, returned.size());
+      TestSupport.await(interrupted, "running task interrupted by shutdownNow");
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertTrue(ex.isTerminated());
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+}

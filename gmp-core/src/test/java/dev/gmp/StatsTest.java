@@ -1,0 +1,75 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/** stats() counters that must be exact once the executor is quiet, and queue lengths. */
+class StatsTest {
+
+  @Test
+  void completedTasksCountsEveryTask() {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(2))) {
+      GmpExecutor ex = cex.ex();
+      int n = 1000;
+      CountDownLatch done = new CountDownLatch(n + 100);
+      for (int i = 0; i < n; i++) {
+        ex.execute(done::countDown);
+      }
+      ex.execute(() -> {
+        for (int i = 0; i < 99; i++) {
+          ex.execute(done::countDown);
+        }
+        done.countDown();
+      });
+      TestSupport.await(done, "tasks done");
+      // n + 1 spawner + 99 children = n + 100 tasks; the count moves after run() returns.
+      TestSupport.awaitCondition(
+          () -> "completedTasks == " + (n + 100) + ": " + ex.stats(),
+          LIVENESS_SECONDS,
+          () -> ex.stats().completedTasks() == n + 100);
+      GmpStats s = ex.stats();
+      assertEquals(0, s.runnableTasks());
+      assertEquals(0, s.threadStartFailures());
+      assertEquals(2, s.parallelism());
+    }
+  }
+
+  @Test
+  void queueLengthsWhileTheOnlyWorkerIsBusy() {
+    // maxSpareThreads 0: sysmon cannot move the queued work elsewhere.
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build())) {
+      GmpExecutor ex = cex.ex();
+      CountDownLatch spawned = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      ex.execute(() -> {
+        for (int i = 0; i < 7; i++) {
+          ex.execute(() -> {}); // runnext + ring of the only P
+        }
+        spawned.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      TestSupport.await(spawned, "spawned");
+      for (int i = 0; i < 5; i++) {
+        ex.execute(() -> {});
+      }
+      GmpStats s = ex.stats();
+      assertEquals(5, s.globalQueueLength(), s.toString());
+      assertEquals(7, s.localQueueLength(), s.toString());
+      assertEquals(12, s.runnableTasks(), s.toString());
+      assertEquals(1, s.runningTasks(), s.toString());
+      assertEquals(0, s.idleProcessors(), s.toString());
+      release.countDown();
+      TestSupport.awaitCondition(
+          () -> "drained: " + ex.stats(),
+          LIVENESS_SECONDS,
+          () -> ex.stats().completedTasks() == 13 && ex.stats().idleProcessors() == 1);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.gmp;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/** Helpers shared by the gmp-core tests: bounded waits that fail with a clear message. */
+final class TestSupport {
+  private TestSupport() {}
+
+  /** Liveness bound for "this must eventually happen" waits; not a timing claim. */
+  static final long LIVENESS_SECONDS = 10;
+
+  /** Polls {@code cond} until it holds or the deadline passes, then fails with {@code what}. */
+  static void awaitCondition(String what, long seconds, BooleanSupplier cond) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!cond.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        fail("timed out after " + seconds + " s waiting for: " + what);
+      }
+      sleepQuietly(1);
+    }
+  }
+
+  static void awaitCondition(String what, BooleanSupplier cond) {
+    awaitCondition(what, LIVENESS_SECONDS, cond);
+  }
+
+  /** Same, with a message computed at failure time (e.g. a stats snapshot). */
+  static void awaitCondition(Supplier<String> what, long seconds, BooleanSupplier cond) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!cond.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        fail("timed out after " + seconds + " s waiting for: " + what.get());
+      }
+      sleepQuietly(1);
+    }
+  }
+
+  static void await(CountDownLatch latch, String what) {
+    await(latch, LIVENESS_SECONDS, what);
+  }
+
+  static void await(CountDownLatch latch, long seconds, String what) {
+    try {
+      if (!latch.await(seconds, TimeUnit.SECONDS)) {
+        fail("timed out after " + seconds + " s waiting for: " + what + " (latch count "
+            + latch.getCount() + ")");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      fail("interrupted waiting for: " + what);
+    }
+  }
+
+  static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Shuts down and asserts termination within the liveness bound. */
+  static void terminate(GmpExecutor ex) {
+    ex.shutdownNow();
+    try {
+      if (!ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS)) {
+        fail("executor did not terminate: " + ex + " " + ex.stats());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      fail("interrupted while terminating " + ex);
+    }
+  }
+
+  /**
+   * A bounded close for try-with-resources: shutdown, wait for the queued tasks within the
+   * liveness bound, else shutdownNow and fail. GmpExecutor.close() waits forever, which would
+   * turn a stranded task into a hung build and hide the test's own failure message (a failure
+   * here is added to the test's failure as suppressed).
+   */
+  record Closer(GmpExecutor ex) implements AutoCloseable {
+    @Override
+    public void close() {
+      ex.shutdown();
+      boolean terminated;
+      try {
+        terminated = ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        terminated = false;
+      }
+      if (!terminated) {
+        GmpStats before = ex.stats();
+        ex.shutdownNow();
+        fail("executor did not terminate within " + LIVENESS_SECONDS + " s after shutdown: "
+            + before);
+      }
+    }
+  }
+
+  static Closer closer(GmpExecutor ex) {
+    return new Closer(ex);
+  }
+
+  static G g(long id) {
+    G g = new G();
+    g.goid = id;
+    g.setStatus(G.Grunnable);
+    return g;
+  }
+}

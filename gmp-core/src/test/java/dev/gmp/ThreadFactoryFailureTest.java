@@ -1,0 +1,155 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ThreadFactoryFailureTest {
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  @Test
+  void flakyFactoryLosesNoWork() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    AtomicInteger good = new AtomicInteger();
+    ThreadFactory flaky = r -> {
+      int n = calls.incrementAndGet();
+      if (n == 1) {
+        good.incrementAndGet();
+        return daemon(r, "flaky-good-" + n);
+      }
+      if (n % 2 == 0) {
+        throw new IllegalStateException("factory failure " + n);
+      }
+      return null;
+    };
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(4).threadFactory(flaky).build())) {
+      GmpExecutor ex = cex.ex();
+      // First task: creates the one good thread.
+      assertEquals(1, ex.submit(() -> 1).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      int n = 500;
+      CountDownLatch done = new CountDownLatch(n + 100);
+      for (int i = 0; i < n; i++) {
+        ex.execute(done::countDown);
+      }
+      ex.execute(() -> {
+        for (int i = 0; i < 100; i++) {
+          ex.execute(done::countDown);
+        }
+      });
+      TestSupport.await(done, "every task runs on the threads that exist");
+      GmpStats s = ex.stats();
+      assertTrue(s.threadStartFailures() > 0, "failures counted: " + s);
+      assertEquals(1, good.get());
+      assertEquals(1, s.threads(), "only the good thread exists: " + s);
+      // Still usable afterwards.
+      assertEquals("ok", ex.submit(() -> "ok").get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
+  /**
+   * Regression: sysmon retakes the P of a long task whose spawns wait in its ring; the hand-off
+   * needs a new thread, the factory fails, and the P (with the spawns moved onto it) went to the
+   * idle list with its work. Thieves skip idle Ps, so the spawns were stranded while the only
+   * thread spun. Failing starts must leave no work on an idle P.
+   */
+  @Test
+  void retakeWithFailingFactoryStrandsNothing() throws Exception {
+    for (int round = 0; round < 10; round++) {
+      AtomicInteger calls = new AtomicInteger();
+      ThreadFactory oneThread = r -> {
+        if (calls.incrementAndGet() == 1) {
+          return daemon(r, "only-thread");
+        }
+        throw new IllegalStateException("no more threads");
+      };
+      try (TestSupport.Closer c =
+          TestSupport.closer(GmpExecutor.builder().parallelism(2).threadFactory(oneThread)
+              .timeSlice(java.time.Duration.ofMillis(1)).build())) {
+        GmpExecutor ex = c.ex();
+        int kids = 100;
+        CountDownLatch done = new CountDownLatch(kids);
+        CountDownLatch spawned = new CountDownLatch(1);
+        ex.execute(() -> {
+          for (int i = 0; i < kids; i++) {
+            ex.execute(done::countDown);
+          }
+          spawned.countDown();
+          // Hold the P until sysmon has retaken it (bounded; no timing claim).
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+          while (ex.stats().retakes() == 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+          }
+        });
+        TestSupport.await(spawned, "spawner ran");
+        TestSupport.await(done, "round " + round + ": spawned tasks run on the only thread: "
+            + ex.stats());
+        assertEquals(1, ex.stats().threads());
+      }
+    }
+  }
+
+  @Test
+  void factoryFailingEveryCallThenRecovering() throws Exception {
+    AtomicBoolean works = new AtomicBoolean(false);
+    AtomicInteger calls = new AtomicInteger();
+    ThreadFactory tf = r -> {
+      int n = calls.incrementAndGet();
+      if (!works.get()) {
+        if (n % 2 == 0) {
+          return null;
+        }
+        throw new OutOfMemoryError("unable to create native thread (synthetic)");
+      }
+      return daemon(r, "recovered-" + n);
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).threadFactory(tf).build();
+    try {
+      CountDownLatch ran = new CountDownLatch(11);
+      for (int i = 0; i < 10; i++) {
+        assertDoesNotThrow(() -> ex.execute(ran::countDown));
+      }
+      GmpStats s = ex.stats();
+      assertEquals(0, s.threads(), "no thread started: " + s);
+      assertTrue(s.threadStartFailures() > 0, "failures counted: " + s);
+      assertTrue(calls.get() > 0);
+      assertEquals(11, ran.getCount(), "nothing can have run without a thread");
+      assertEquals(10, s.globalQueueLength(), "tasks stay queued: " + s);
+
+      works.set(true);
+      ex.execute(ran::countDown);
+      TestSupport.await(ran, "queued and new tasks run once the factory works again");
+      assertTrue(ex.stats().threads() >= 1);
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+
+  @Test
+  void shutdownWithNoThreadEverStartedTerminates() throws Exception {
+    GmpExecutor ex =
+        GmpExecutor.builder()
+            .parallelism(2)
+            .threadFactory(r -> {
+              throw new IllegalStateException("never");
+            })
+            .build();
+    ex.execute(() -> {});
+    ex.shutdown();
+    // The queued task can never run; shutdownNow hands it back and the executor terminates.
+    assertEquals(1, ex.shutdownNow().size());
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.stats().toString());
+  }
+}
