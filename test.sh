@@ -3,4 +3,4 @@
 # then a quick jcstress pass with false-green guards. Needs JAVA_HOME >= 21 (see .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")"
-mvn -B verify "$@"
+mvn -B -Pjcstress verify "$@"

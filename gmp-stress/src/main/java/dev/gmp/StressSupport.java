@@ -1,0 +1,141 @@
+package dev.gmp;
+
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * Shared helpers of the jcstress tests: Gs with ids, draining queues into per-id counts, and a
+ * scheduler whose sysmon never starts and whose Ms are never really started, so that actors can
+ * drive the production code paths (submitLocal, wakep, findRunnable's drop-P step, retake,
+ * exitsyscall) without threads of their own.
+ */
+final class StressSupport {
+  private StressSupport() {}
+
+  /** A runnable G whose goid is {@code id}. */
+  static G g(int id) {
+    G g = new G();
+    g.goid = id;
+    g.task = () -> {};
+    g.setStatus(G.Grunnable);
+    return g;
+  }
+
+  static void count(int[] counts, G g) {
+    if (g != null) {
+      counts[(int) g.goid]++;
+    }
+  }
+
+  /** Takes everything left in q (ring, then runnext), as its owner would. */
+  static void drain(RunQueue q, int[] counts) {
+    int bound = 4096;
+    for (G g = q.pollRing(); g != null && bound-- > 0; g = q.pollRing()) {
+      count(counts, g);
+    }
+    count(counts, q.takeRunnext());
+  }
+
+  /** Empties the global queue (caller owns it: the arbiter). */
+  static void drain(GlobalQueue gq, int[] counts) {
+    gq.lock.lock();
+    try {
+      int bound = 4096; // a list corrupted by a mutation must not hang the arbiter
+      for (G g = gq.get(); g != null && bound-- > 0; g = gq.get()) {
+        count(counts, g);
+      }
+    } finally {
+      gq.lock.unlock();
+    }
+  }
+
+  /** Bits of the ids taken by one party (ids 1..30). */
+  static int mask(int[] counts) {
+    int m = 0;
+    for (int i = 0; i < counts.length && i < 31; i++) {
+      if (counts[i] > 0) {
+        m |= 1 << i;
+      }
+    }
+    return m;
+  }
+
+  /**
+   * "ok", or what went wrong with ids 1..n: "LOST" / "DUP" / "LOST+DUP". Index 0 counts null Gs
+   * (a slot read that was never written), always wrong.
+   */
+  static String verdict(int n, int[]... parts) {
+    boolean lost = false;
+    boolean dup = false;
+    for (int id = 0; id <= n; id++) {
+      int c = 0;
+      for (int[] p : parts) {
+        c += p[id];
+      }
+      if (id == 0) {
+        dup |= c > 0;
+      } else if (c == 0) {
+        lost = true;
+      } else if (c > 1) {
+        dup = true;
+      }
+    }
+    return lost && dup ? "LOST+DUP" : lost ? "LOST" : dup ? "DUP" : "ok";
+  }
+
+  /** Thread that records start() instead of running its M: startm "wakes" it and nothing runs. */
+  static final class UnstartedThread extends Thread {
+    volatile boolean started;
+
+    UnstartedThread(Runnable r) {
+      super(r, "gmp-stress-fake-m");
+      setDaemon(true);
+    }
+
+    @Override
+    public void start() {
+      started = true;
+    }
+  }
+
+  static final ThreadFactory UNSTARTED = UnstartedThread::new;
+
+  /**
+   * A scheduler with {@code nprocs} idle Ps, no sysmon thread, and Ms that startm creates but
+   * never runs (their P stays in {@code nextp}, which the tests read as "handed to an M").
+   */
+  static Sched sched(int nprocs) {
+    Config c =
+        new Config(nprocs, 64, 8, 10_000_000L, 60_000_000_000L, "stress", UNSTARTED, null);
+    return new Sched(null, c, false);
+  }
+
+  /** An M of s holding an idle P of s (taken off the idle list), optionally spinning. */
+  static M mWithP(Sched s, long id, boolean spinning) {
+    M m = new M(s, id);
+    P pp;
+    s.lock.lock();
+    try {
+      pp = s.pidleget();
+    } finally {
+      s.lock.unlock();
+    }
+    if (!s.acquirep(m, pp)) {
+      throw new IllegalStateException("acquirep failed");
+    }
+    if (spinning) {
+      s.becomeSpinning(m);
+    }
+    return m;
+  }
+
+  /** How many Ms startm created and handed {@code pp} to (through nextp). */
+  static int handedTo(Sched s, P pp) {
+    int n = 0;
+    for (M m : s.allm) {
+      if (m.nextp == pp) {
+        n++;
+      }
+    }
+    return n;
+  }
+}
