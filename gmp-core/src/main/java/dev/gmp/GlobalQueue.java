@@ -3,19 +3,28 @@ package dev.gmp;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The global run queue (Go's sched.runq): an intrusive list of Gs behind one lock. The lock is
- * Go's sched.lock: {@link Sched} guards its idle-P and idle-M lists with the same lock, so that
- * "queue is empty, so this P may go idle" and "P is idle, so wake someone for this task" are
- * decided atomically with respect to each other.
+ * The global run queue (Go's sched.runq) behind one lock. The lock is Go's sched.lock:
+ * {@link Sched} guards its idle-P and idle-M lists with the same lock, so that "queue is empty,
+ * so this P may go idle" and "P is idle, so wake someone for this task" are decided atomically
+ * with respect to each other.
+ *
+ * <p>Go links Gs through g.schedlink (no allocation in the runtime). On the JVM that makes every
+ * put and get touch each G's cache line while holding the lock; here the queue is a growable
+ * circular array of references, so batches move with array copies and a G is first touched by
+ * the M that runs it (docs/design.md, deviations).
  *
  * <p>All methods but {@link #size()} require {@link #lock} to be held.
  */
 final class GlobalQueue {
+  private static final int MIN_CAPACITY = 256;
+
   final ReentrantLock lock = new ReentrantLock();
 
-  private final GQueue q = new GQueue();
+  private G[] buf = new G[MIN_CAPACITY];
+  private int head;
+  private int count;
 
-  /** Mirror of q.size for lock-free "is there anything?" hints; authoritative only under lock. */
+  /** Mirror of count for lock-free "is there anything?" hints; authoritative only under lock. */
   private volatile int size;
 
   /** Racy hint (Go reads sched.runqsize without the lock the same way); recheck under the lock. */
@@ -24,42 +33,70 @@ final class GlobalQueue {
   }
 
   void put(G g) {
-    q.push(g);
-    size = q.size;
+    append(g);
+    size = count;
   }
 
+  private void append(G g) {
+    if (count == buf.length) {
+      resize(buf.length * 2);
+    }
+    buf[(head + count) & (buf.length - 1)] = g;
+    count++;
+  }
+
+  /** Appends {@code n} Gs from {@code src[0..n)} (runqputslow's batch). */
+  void putAll(G[] src, int n) {
+    while (count + n > buf.length) {
+      resize(buf.length * 2);
+    }
+    int mask = buf.length - 1;
+    for (int i = 0; i < n; i++) {
+      buf[(head + count + i) & mask] = src[i];
+    }
+    count += n;
+    size = count;
+  }
+
+  /** Appends all of {@code batch} and leaves it empty (drains, retirements: rare paths). */
   void putBatch(GQueue batch) {
-    q.pushAll(batch);
-    size = q.size;
+    for (G g = batch.pop(); g != null; g = batch.pop()) {
+      append(g);
+    }
+    size = count; // one publication per batch: the hint never shows half a batch
   }
 
   G get() {
-    G g = q.pop();
-    size = q.size;
+    if (count == 0) {
+      return null;
+    }
+    G g = takeHead();
+    size = count;
     return g;
   }
 
   /**
-   * globrunqgetbatch: takes n = min(len, len/gomaxprocs + 1, ring/2) Gs, returns the first and puts
-   * the rest on {@code pp}'s ring (whose owner must be the caller). Returns null when empty.
+   * globrunqgetbatch: takes n = min(len, len/gomaxprocs + 1, ring/2) Gs (fewer if pp's ring has
+   * less room), returns the first and puts the rest on {@code pp}'s ring, whose owner must be the
+   * caller. Returns null when empty.
    */
   G getBatch(P pp, int gomaxprocs) {
-    int len = q.size;
-    if (len == 0) {
+    if (count == 0) {
       return null;
     }
-    int n = batchSize(len, gomaxprocs);
-    G first = q.pop();
+    int n = Math.min(batchSize(count, gomaxprocs), pp.runq.room() + 1);
+    G first = takeHead();
     if (n > 1) {
-      GQueue rest = pp.batch; // owner-only scratch: no allocation per batch
-      for (int i = 1; i < n; i++) {
-        rest.push(q.pop());
+      int mask = buf.length - 1;
+      pp.runq.putBatch(buf, head, mask, n - 1);
+      for (int i = 0; i < n - 1; i++) {
+        buf[(head + i) & mask] = null;
       }
-      pp.runq.putBatch(rest);
-      // runqputbatch cannot overflow here (the ring was empty or nearly), but never drop a G:
-      q.pushAll(rest);
+      head = (head + n - 1) & mask;
+      count -= n - 1;
     }
-    size = q.size;
+    shrinkIfSparse();
+    size = count;
     return first;
   }
 
@@ -71,7 +108,35 @@ final class GlobalQueue {
 
   /** Removes everything (shutdownNow, tests). */
   void drainTo(GQueue out) {
-    out.pushAll(q);
+    while (count > 0) {
+      out.push(takeHead());
+    }
+    shrinkIfSparse();
     size = 0;
+  }
+
+  private G takeHead() {
+    G g = buf[head];
+    buf[head] = null;
+    head = (head + 1) & (buf.length - 1);
+    count--;
+    return g;
+  }
+
+  /** A burst must not pin a huge array forever: halve while at most a quarter is used. */
+  private void shrinkIfSparse() {
+    if (buf.length > MIN_CAPACITY && count <= buf.length / 4) {
+      resize(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, count)) * 2));
+    }
+  }
+
+  private void resize(int capacity) {
+    G[] next = new G[capacity];
+    int mask = buf.length - 1;
+    for (int i = 0; i < count; i++) {
+      next[i] = buf[(head + i) & mask];
+    }
+    buf = next;
+    head = 0;
   }
 }

@@ -149,21 +149,17 @@ final class RunQueue extends RunQueuePad3 {
       return false;
     }
     batch[n] = g;
-    GQueue q = new GQueue();
-    for (int i = 0; i <= n; i++) {
-      q.push(batch[i]);
-      batch[i] = null;
-    }
     if (Mutations.PUTSLOW_NO_LOCK) {
-      global.putBatch(q);
-      return true;
+      global.putAll(batch, n + 1);
+    } else {
+      global.lock.lock();
+      try {
+        global.putAll(batch, n + 1);
+      } finally {
+        global.lock.unlock();
+      }
     }
-    global.lock.lock();
-    try {
-      global.putBatch(q);
-    } finally {
-      global.lock.unlock();
-    }
+    java.util.Arrays.fill(batch, 0, n + 1, null);
     return true;
   }
 
@@ -182,6 +178,23 @@ final class RunQueue extends RunQueuePad3 {
     if (n > 0) {
       TAIL.setRelease(this, t + n); // release: publishes the n slots
     }
+  }
+
+  /**
+   * runqputbatch from the global queue's array: {@code n} Gs starting at {@code src[from]}
+   * (circular, {@code srcMask}); the caller made sure they fit ({@link #room()}).
+   */
+  void putBatch(G[] src, int from, int srcMask, int n) {
+    int t = tail; // plain: owner only
+    for (int i = 0; i < n; i++) {
+      ring[(t + i) & MASK] = src[(from + i) & srcMask];
+    }
+    TAIL.setRelease(this, t + n); // release: publishes the n slots
+  }
+
+  /** Free slots in the ring (owner only: tail is ours, head only grows, so it is a lower bound). */
+  int room() {
+    return SIZE - (tail - (int) HEAD.getAcquire(this));
   }
 
   /** Takes runnext (Go's runqget first step: one CAS, no retry). Its G inherits the time slice. */

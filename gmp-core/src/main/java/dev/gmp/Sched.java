@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -38,6 +37,15 @@ abstract class SchedPad1 extends SchedHot {
   long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
 }
 
+/** Go's sched.goidgen: every P takes 16 ids at a time from it; its own cache lines. */
+abstract class SchedGoid extends SchedPad1 {
+  volatile long goidgen = 1;
+}
+
+abstract class SchedPad2 extends SchedGoid {
+  long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55;
+}
+
 /**
  * The scheduler's shared state (Go's {@code schedt}) and the operations that move Ms and Ps
  * around: wakep, startm, stopm, handoffp, the idle-P and idle-M lists, P retirement and the
@@ -48,7 +56,7 @@ abstract class SchedPad1 extends SchedHot {
  * the M count, the zombie list and the run state transitions. The hot paths (local put/get,
  * stealing, spinning accounting) take no lock.
  */
-final class Sched extends SchedPad1 {
+final class Sched extends SchedPad2 {
   // Run states, ordered.
   static final int RUNNING = 0;
   static final int SHUTDOWN = 1;
@@ -57,11 +65,13 @@ final class Sched extends SchedPad1 {
   static final int TERMINATED = 4;
 
   private static final VarHandle NMSPINNING;
+  private static final VarHandle GOIDGEN;
 
   static {
     try {
       NMSPINNING =
           MethodHandles.lookup().findVarHandle(SchedHot.class, "nmspinning", int.class);
+      GOIDGEN = MethodHandles.lookup().findVarHandle(SchedGoid.class, "goidgen", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -107,8 +117,6 @@ final class Sched extends SchedPad1 {
   G gFreeList;
   volatile int gFreeCount;
 
-  private final AtomicLong goidgen = new AtomicLong(1);
-
   // Counters of rare events.
   final LongAdder parks = new LongAdder();
   final LongAdder unparks = new LongAdder();
@@ -153,7 +161,7 @@ final class Sched extends SchedPad1 {
   }
 
   long reserveGoids(int n) {
-    return goidgen.getAndAdd(n); // atomic: Ps refill concurrently (Go's Xadd64 on goidgen)
+    return (long) GOIDGEN.getAndAdd(this, (long) n); // atomic: Ps refill concurrently (Xadd64)
   }
 
   int nmspinning() {
@@ -197,7 +205,7 @@ final class Sched extends SchedPad1 {
       if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
         throw rejected(task);
       }
-      g.goid = goidgen.getAndIncrement();
+      g.goid = (long) GOIDGEN.getAndAdd(this, 1L);
       runq.put(g);
     } finally {
       lock.unlock();

@@ -23,8 +23,13 @@ final class Switches {
   /** Spin only while 2 * spinning < busy Ps; false lets every M with nothing to do spin. */
   static final boolean SPIN_LIMIT = flag("gmp.spinLimit", true);
 
-  /** Two-level free-G cache (gFree); false allocates a fresh G per task. */
-  static final boolean GFREE = flag("gmp.gfree", true);
+  /**
+   * Two-level free-G cache (gFree). Off by default: on the JVM a fresh G is a TLAB bump in the
+   * young generation, while recycling walks linked lists of cold, old-generation Gs under the
+   * lock; spawn_many_local ran 1.4-3x slower with it (docs/benchmarks.md). {@code
+   * -Dgmp.gfree=true} turns Go's cache on.
+   */
+  static final boolean GFREE = flag("gmp.gfree", false);
 
   /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
