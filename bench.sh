@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# gmp benchmarks (JMH, module gmp-bench). Results and how to read them: docs/benchmarks.md.
+#
+#   ./bench.sh                main job: gmp vs ForkJoinPool side by side on a representative
+#                             subset at parallelism 2, 2 forks (~2 min after the build); prints
+#                             the ratio table and writes the JMH JSON to bench-results/
+#   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2 (~20 min on
+#                             2 cores); tables to bench-results/full-*/report.md
+#   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~8 min)
+#   ./bench.sh plots [FULL_DIR [ABLATION_DIR]]
+#                             regenerate docs/benchmarks/*.svg from JMH JSON (default: the
+#                             recorded runs in docs/benchmarks/data/)
+#   ./bench.sh report FILE... print the tables for JMH JSON files
+#   ./bench.sh jmh ARGS...    the JMH jar with your own arguments (-foe true is added)
+#
+# Environment: BENCH_SKIP_BUILD=1 reuses gmp-bench/target/benchmarks.jar; BENCH_JAR=FILE runs a
+# given benchmarks jar (the same code for several runs); BENCH_FORKS=N sets the
+# forks of the parallelism-2 runs; BENCH_SMOKE=1 shrinks every run to one 100 ms iteration (a
+# check that everything runs; meaningless numbers). JAVA_HOME is used when it is a JDK >= 21,
+# otherwise the newest JDK >= 21 under /usr/lib/jvm is picked.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+
+java_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | cut -d. -f1; }
+
+pick_jdk() {
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ] && [ "$(java_major "$JAVA_HOME")" -ge 21 ] 2>/dev/null; then
+    return
+  fi
+  local best="" best_v=0 d v
+  for d in /usr/lib/jvm/*; do
+    [ -x "$d/bin/java" ] || continue
+    v=$(java_major "$d" || echo 0)
+    if [ "${v:-0}" -ge 21 ] && [ "$v" -gt "$best_v" ]; then best="$d"; best_v=$v; fi
+  done
+  if [ -z "$best" ]; then
+    echo "bench.sh: no JDK >= 21 found (JAVA_HOME or /usr/lib/jvm/*). Install one, e.g. Temurin 25." >&2
+    exit 1
+  fi
+  export JAVA_HOME="$best"
+}
+
+pick_jdk
+export PATH="$JAVA_HOME/bin:$PATH"
+JAVA="$JAVA_HOME/bin/java"
+mkdir -p bench-results
+STAMP=$(date -u +%Y%m%d-%H%M%S)
+
+build() {
+  JAR="$ROOT/bench-results/benchmarks-$STAMP.jar"
+  if [ -n "${BENCH_JAR:-}" ]; then # a jar built earlier (several runs on exactly the same code)
+    cp "$BENCH_JAR" "$JAR"
+    trap 'rm -f "$JAR"' EXIT
+    return
+  fi
+  if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f gmp-bench/target/benchmarks.jar ]; then
+    echo "Building gmp-bench (JDK $(java_major "$JAVA_HOME") at $JAVA_HOME)..."
+    mvn -B -q -pl gmp-bench -am package -DskipTests
+  fi
+  # Run from a private copy: a build running meanwhile (mvn verify elsewhere) replaces the jar.
+  cp gmp-bench/target/benchmarks.jar "$JAR"
+  trap 'rm -f "$JAR"' EXIT
+}
+
+# The same heap for every fork; host and forks get the flag that silences JMH's own Unsafe
+# warning on JDK 24+ (JMH's Blackhole and Utils use sun.misc.Unsafe; gmp and the benchmarks do not).
+FORK_JVM="-Xms1g -Xmx1g -XX:+IgnoreUnrecognizedVMOptions --sun-misc-unsafe-memory-access=allow"
+HOST_JVM=(-XX:+IgnoreUnrecognizedVMOptions --sun-misc-unsafe-memory-access=allow)
+
+# BENCH_SMOKE=1: every run becomes one fork, one 100 ms iteration, no warm-up (checks that each
+# benchmark runs and the scripts work end to end; the numbers mean nothing).
+jmh() {
+  local a=() skip=0 x
+  if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+    for x in "$@"; do
+      if [ "$skip" = 1 ]; then skip=0; continue; fi
+      case "$x" in -f|-wi|-w|-i|-r) skip=1 ;; *) a+=("$x") ;; esac
+    done
+    a+=(-f 1 -wi 0 -i 1 -w 100ms -r 100ms)
+  else
+    a=("$@")
+  fi
+  "$JAVA" "${HOST_JVM[@]}" -jar "$JAR" -foe true -jvmArgs "$FORK_JVM" "${a[@]}"
+}
+report() { "$JAVA" -cp "$JAR" dev.gmp.bench.report.Report "$@"; }
+
+machine() {
+  echo "Machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+    "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM;" \
+    "JDK $("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p');" \
+    "gmp $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- gmp-core 2>/dev/null || echo ' + uncommitted gmp-core changes')"
+}
+
+# The main job's subset: Tokio's core scheduler benches, one actor pair, the fork-join tree.
+MAIN_BENCHES=(
+  'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'
+  'KotlinActors\.singlePingPong$'
+  'ForkJoinTree\.forkJoinTree$'
+)
+
+main_job() {
+  build
+  local out="bench-results/main-$STAMP.json" t0 t1
+  machine
+  echo "Main job: gmp vs ForkJoinPool, parallelism 2, 2 forks x 3 iterations (~2 min)..."
+  t0=$(date +%s)
+  jmh "${MAIN_BENCHES[@]}" -p executor=gmp,fjp -p parallelism=2 \
+    -f 2 -wi 3 -w 400ms -i 3 -r 700ms -rf json -rff "$out" > "bench-results/main-$STAMP.log" 2>&1 \
+    || { tail -40 "bench-results/main-$STAMP.log"; echo "bench.sh: JMH failed, log: bench-results/main-$STAMP.log" >&2; exit 1; }
+  t1=$(date +%s)
+  echo
+  report compare "$out" | tee "bench-results/main-$STAMP.md"
+  echo
+  echo "JMH wall time: $((t1 - t0)) s. JSON: $out  log: bench-results/main-$STAMP.log"
+  cp "$out" bench-results/main-latest.json
+}
+
+# The full suite: several JMH invocations sized for ~20 min on 2 cores (docs/benchmarks.md says
+# why): parallelism 2 with 2 forks (BENCH_FORKS), parallelism 1 with 1 fork (for the scaling plot).
+full_suite() {
+  build
+  local dir="bench-results/full-$STAMP" t0 t1 f2=${BENCH_FORKS:-2}
+  mkdir -p "$dir"
+  machine | tee "$dir/machine.txt"
+  local W=(-wi 3 -w 400ms -i 3 -r 300ms)
+  t0=$(date +%s)
+  local failed=()
+  # A failing group (-foe true stops it at its first error) is reported; the others still run.
+  run() { local name=$1; shift; echo "[$(date -u +%H:%M:%S)] $name"; jmh "$@" -rf json -rff "$dir/$name.json" > "$dir/$name.log" 2>&1 \
+    || { tail -40 "$dir/$name.log"; echo "bench.sh: JMH failed in $name, log: $dir/$name.log" >&2; failed+=("$name"); }; }
+  local CORE=('TokioRt\.' 'GoProc\.' 'GoMatmult' 'KotlinActors\.' 'ForkJoinTree' 'BlockingMix')
+  # every executor (the main comparison first; the parallelism-1 runs, for scaling, last)
+  run core-p2 "${CORE[@]}" -p parallelism=2 -f "$f2" "${W[@]}"
+  run latency 'Latency\.' -p parallelism=1,2 -f "$f2" "${W[@]}"
+  # each operation lasts 1.2 s: one fork, two measured operations
+  run idle 'IdleCpu' -p parallelism=2 -f 1 -wi 0 -i 2
+  run busy 'TokioBusy' -p parallelism=1,2 -f "$f2" -wi 2 -w 400ms -i 2 -r 300ms
+  # Go runs PingPongHog at GOMAXPROCS=1 only
+  run hog 'GoPingPongHog' -p parallelism=1 -f "$f2" "${W[@]}"
+  # the parameter-heavy ones: parallelism 2, fewer executors
+  run wakeup 'GoWakeup' -p executor=gmp,fjp -p parallelism=2 -f "$f2" "${W[@]}"
+  run remote 'TokioRemoteSpawn' -p executor=gmp,fjp,tpe -p parallelism=2 -f "$f2" "${W[@]}"
+  run core-p1 "${CORE[@]}" -p parallelism=1 -f 1 "${W[@]}"
+  t1=$(date +%s)
+  echo "Full suite: $((t1 - t0)) s" | tee -a "$dir/machine.txt"
+  find "$dir" -name '*.json' -empty -delete
+  { report table "$dir"/*.json; echo; report compare "$dir"/*.json; } > "$dir/report.md"
+  cat "$dir/report.md"
+  echo "Results: $dir"
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "bench.sh: these groups failed: ${failed[*]}" >&2
+    exit 1
+  fi
+}
+
+# Ablation: gmp alone, each switch of gmp-core/src/main/java/dev/gmp/Switches.java off in turn.
+ABLATIONS=(
+  "baseline|"
+  "runnext=false|-Dgmp.runnext=false"
+  "tick61=false|-Dgmp.tick61=false"
+  "stealHalf=false|-Dgmp.stealHalf=false"
+  "runnextBackoff=false|-Dgmp.runnextBackoff=false"
+  "spinLimit=false|-Dgmp.spinLimit=false"
+  "gfree=true|-Dgmp.gfree=true"
+  "batchOverflow=false|-Dgmp.batchOverflow=false"
+  "idleSpins=64|-Dgmp.idleSpins=64"
+)
+ABLATION_BENCHES=(
+  'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'
+  'TokioBusy2'
+  'KotlinActors\.singlePingPong$'
+  'ForkJoinTree\.forkJoinTree$'
+  'GoWakeup'
+  'Latency'
+)
+
+ablation() {
+  build
+  local dir="bench-results/ablation-$STAMP" args=() failed=() a label flag t0 t1
+  mkdir -p "$dir"
+  machine | tee "$dir/machine.txt"
+  t0=$(date +%s)
+  for a in "${ABLATIONS[@]}"; do
+    label=${a%%|*}; flag=${a#*|}
+    echo "[$(date -u +%H:%M:%S)] $label $flag"
+    jmh "${ABLATION_BENCHES[@]}" -p executor=gmp -p parallelism=2 -p delayUs=5 -p mode=burst \
+      ${flag:+-jvmArgsAppend "$flag"} -f "${BENCH_FORKS:-2}" -wi 3 -w 400ms -i 2 -r 300ms \
+      -rf json -rff "$dir/$label.json" > "$dir/$label.log" 2>&1 \
+      || { tail -40 "$dir/$label.log"; echo "bench.sh: JMH failed ($label), log: $dir/$label.log" >&2; failed+=("$label"); }
+    [ -s "$dir/$label.json" ] && args+=("$dir/$label.json")
+  done
+  t1=$(date +%s)
+  echo "Ablation: $((t1 - t0)) s" | tee -a "$dir/machine.txt"
+  report ablation "${args[@]}" | tee "$dir/report.md"
+  echo "Results: $dir"
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "bench.sh: these ablation runs failed: ${failed[*]}" >&2
+    exit 1
+  fi
+}
+
+plots() {
+  local full=${1:-docs/benchmarks/data/full} abl=${2:-docs/benchmarks/data/ablation} args=() a label
+  build
+  report svg docs/benchmarks "$full"/*.json
+  if [ -d "$abl" ]; then
+    for a in "${ABLATIONS[@]}"; do
+      label=${a%%|*}
+      [ -f "$abl/$label.json" ] && args+=("$abl/$label.json")
+    done
+    report ablation-svg docs/benchmarks/ablation.svg "${args[@]}"
+  fi
+}
+
+case "${1:-main}" in
+  main) main_job ;;
+  full) full_suite ;;
+  ablation) ablation ;;
+  plots) shift; plots "$@" ;;
+  report) shift; build; report table "$@"; echo; report compare "$@" ;;
+  jmh) shift; build; jmh "$@" ;;
+  -h|--help|help) sed -n '2,20p' "$0" ;;
+  *) echo "bench.sh: unknown command '$1' (try ./bench.sh help)" >&2; exit 2 ;;
+esac

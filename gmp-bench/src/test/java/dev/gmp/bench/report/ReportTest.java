@@ -1,0 +1,65 @@
+package dev.gmp.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report reads JMH's JSON and computes medians, spreads and ratios as documented. */
+class ReportTest {
+  private static String run(String executor, String unit, String raw, String secondary) {
+    return """
+        {"benchmark": "dev.gmp.bench.TokioRt.ping_pong", "mode": "avgt",
+         "params": {"executor": "%s", "parallelism": "2"},
+         "jvmArgs": ["-Xmx1g"],
+         "primaryMetric": {"score": 1.0, "scoreUnit": "%s", "rawData": %s},
+         "secondaryMetrics": {%s}}
+        """
+        .formatted(executor, unit, raw, secondary);
+  }
+
+  @Test
+  void medianSpreadAndRatio(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("r.json");
+    Files.writeString(
+        f,
+        "["
+            + run("gmp", "us/op", "[[100.0, 110.0], [90.0, \"NaN\"]]",
+                "\"p99Us\": {\"score\": 3, \"scoreUnit\": \"#\", \"rawData\": [[2.0, 4.0]]}")
+            + ","
+            + run("fjp", "us/op", "[[200.0, 200.0, 200.0]]", "")
+            + "]");
+    List<Results.Run> runs = Results.load(List.of(f));
+    assertEquals(2, runs.size());
+    Results.Run gmp = runs.get(0);
+    assertEquals("ping_pong", gmp.workload());
+    assertEquals(3, gmp.samples().length, "NaN samples are dropped");
+    assertEquals(100.0, Results.median(gmp.samples()), 1e-9);
+    assertEquals(10.0, Results.spreadPct(gmp.samples()), 1e-9); // (110 - 90) / 2 / 100
+    assertEquals(3.0, Results.median(gmp.secondary().get("p99Us")), 1e-9);
+
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    Report.compare(out, runs, "gmp", "fjp");
+    String table = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(table.contains("| ping_pong"), table);
+    assertTrue(table.contains("100 us"), table);
+    assertTrue(table.contains("200 us"), table);
+    assertTrue(table.contains("0.50"), table); // ratio of medians
+    assertTrue(table.contains("met (<= 0.5)"), table); // ping-pong target
+  }
+
+  @Test
+  void jsonParsesEscapesAndNumbers() {
+    Object v = Json.parse("{\"a\": [1, -2.5e1, \"x\\\"y\\u0041\"], \"b\": null, \"c\": true}");
+    assertEquals(List.of(1.0, -25.0, "x\"yA"), Json.arr(Json.obj(v).get("a")));
+    assertEquals(Boolean.TRUE, Json.obj(v).get("c"));
+  }
+}
