@@ -245,19 +245,22 @@ final class Sched extends SchedPad2 {
     if (!NMSPINNING.compareAndSet(this, 0, 1)) { // CAS: only one waker wins the right to spin up
       return;
     }
-    P pp;
+    M nmp;
     lock.lock();
     try {
-      pp = pidleget();
+      // pidleget and mget under one acquisition of the lock (one lock round trip per wake-up:
+      // JFR showed local spawns spending most of their wakep time acquiring it).
+      P pp = pidleget();
       if (pp == null) {
         needspinning = 1;
         NMSPINNING.getAndAdd(this, -1);
         return;
       }
+      nmp = claimMLocked(pp, true);
     } finally {
       lock.unlock();
     }
-    startm(pp, true);
+    launch(nmp);
   }
 
   void becomeSpinning(M m) {
@@ -292,29 +295,44 @@ final class Sched extends SchedPad2 {
    */
   void startm(P pp, boolean spinning) {
     M nmp;
-    boolean fresh = false;
     lock.lock();
     try {
-      nmp = mget();
-      if (nmp == null) {
-        if (mcount >= config.maxThreads() || runState >= TIDYING) {
-          startFailedLocked(pp, spinning, null);
-          return;
-        }
-        nmp = new M(this, mnext++);
-        mcount++;
-        M[] ms = Arrays.copyOf(allm, allm.length + 1);
-        ms[ms.length - 1] = nmp;
-        allm = ms;
-        fresh = true;
-      }
-      nmp.spinning = spinning;
-      nmp.nextp = pp;
+      nmp = claimMLocked(pp, spinning);
     } finally {
       lock.unlock();
     }
-    if (fresh) {
-      newm(nmp, pp, spinning);
+    launch(nmp);
+  }
+
+  /**
+   * The locked half of startm: an idle M, or a new one (not yet started: thread == null), with
+   * pp in nextp; null if no M can be had (then pp went back to the idle list). Lock held.
+   */
+  private M claimMLocked(P pp, boolean spinning) {
+    M nmp = mget();
+    if (nmp == null) {
+      if (mcount >= config.maxThreads() || runState >= TIDYING) {
+        startFailedLocked(pp, spinning, null);
+        return null;
+      }
+      nmp = new M(this, mnext++);
+      mcount++;
+      M[] ms = Arrays.copyOf(allm, allm.length + 1);
+      ms[ms.length - 1] = nmp;
+      allm = ms;
+    }
+    nmp.spinning = spinning;
+    nmp.nextp = pp;
+    return nmp;
+  }
+
+  /** The unlocked half of startm: start the new M's thread, or wake the idle one. */
+  private void launch(M nmp) {
+    if (nmp == null) {
+      return;
+    }
+    if (nmp.thread == null) {
+      newm(nmp, nmp.nextp, nmp.spinning);
     } else if (nmp.wakeup()) {
       unparks.increment();
     }
