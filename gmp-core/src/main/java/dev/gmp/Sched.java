@@ -379,6 +379,20 @@ final class Sched extends SchedPad2 {
     GQueue q = new GQueue();
     pp.runq.drainTo(q);
     runq.putBatch(q);
+    // An M may have parked since we looked for one (it dropped its P while we tried to start a
+    // thread): with work queued, hand it this P rather than idling the P next to the work.
+    // (The other order, the P idled before that M parks, is caught in stopm.)
+    if (runq.size() != 0 && pp.status() != P.Pdead) {
+      M idle = mget();
+      if (idle != null) {
+        idle.spinning = false;
+        idle.nextp = pp;
+        if (idle.wakeup()) {
+          unparks.increment();
+        }
+        return;
+      }
+    }
     pidleput(pp);
     tryTidyLocked();
   }
@@ -401,14 +415,28 @@ final class Sched extends SchedPad2 {
    */
   boolean stopm(M m) {
     for (; ; ) {
+      P ready = null;
       lock.lock();
       try {
         if (runState >= TIDYING) {
           return false;
         }
-        mput(m);
+        if (runq.size() != 0) {
+          // Work queued next to an idle P that nobody was started for (a failed thread start
+          // while we were between dropping our P and parking): take it instead of parking.
+          ready = pidleget();
+        }
+        if (ready == null) {
+          mput(m);
+        }
       } finally {
         lock.unlock();
+      }
+      if (ready != null) {
+        if (acquirep(m, ready)) {
+          return true;
+        }
+        continue;
       }
       parks.increment();
       while (!m.sleep(config.keepAliveNanos())) {
