@@ -24,22 +24,6 @@ final class GQueue {
     size++;
   }
 
-  /** Appends all of {@code other} and leaves it empty. */
-  void pushAll(GQueue other) {
-    if (other.head == null) {
-      return;
-    }
-    if (tail == null) {
-      head = other.head;
-    } else {
-      tail.schedlink = other.head;
-    }
-    tail = other.tail;
-    size += other.size;
-    other.head = other.tail = null;
-    other.size = 0;
-  }
-
   G pop() {
     G g = head;
     if (g == null) {

@@ -77,7 +77,6 @@ final class P extends PPad1 {
   int gFreeCount;
   long goidcache;
   long goidcacheend;
-  final GQueue batch = new GQueue();
 
   // sysmon's private view of this P (Go's sysmontick); only the sysmon thread touches these.
   long sysmonSchedtick = -1;
