@@ -101,8 +101,8 @@ public final class GmpExecutor extends AbstractExecutorService {
       throw new NullPointerException("task");
     }
     Sched s = sched;
-    M m = M.current();
-    if (m != null && m.sched == s) {
+    M m = s.currentM();
+    if (m != null) {
       P pp = m.p;
       G cur = m.curg();
       // Local only while this M really runs a task on a live P; inside blocking() or after a

@@ -42,6 +42,9 @@ final class M implements Runnable {
   final long id;
   Thread thread;
 
+  /** The thread that runs this M (set by run(): a ThreadFactory may wrap the Runnable). */
+  Thread runner;
+
   /** The P held; touched by this M's own thread only (others look at P.m()). */
   P p;
 
@@ -108,7 +111,9 @@ final class M implements Runnable {
   @Override
   public void run() {
     CURRENT.set(this);
+    runner = Thread.currentThread();
     try {
+      sched.registerRunner(this);
       Schedule.mstart(this);
     } finally {
       CURRENT.remove();

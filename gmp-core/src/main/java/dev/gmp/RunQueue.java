@@ -56,8 +56,8 @@ abstract class RunQueuePad3 extends RunQueueNext {
  *       and the owner acquire-loads head before reusing a slot, so it never overwrites a slot
  *       someone is still reading.
  *   <li>tail: only the owner writes it (release store) and reads it (plain).
- *   <li>runnext: a volatile CAS on both sides. Being a full (sequentially consistent) operation,
- *       the owner's CAS also serves as the StoreLoad barrier between "work published" and "read
+ *   <li>runnext: a volatile swap (owner put) or CAS (takes, thieves). Being a full (sequentially
+ *       consistent) operation, the owner's swap also serves as the StoreLoad barrier between "work published" and "read
  *       nmspinning" in wakep (seed 000, 9.3.5).
  * </ul>
  */
@@ -107,10 +107,9 @@ final class RunQueue extends RunQueuePad3 {
         old = (G) RUNNEXT.get(this);
         RUNNEXT.setRelease(this, g);
       } else {
-        do {
-          old = (G) RUNNEXT.getVolatile(this);
-          // Volatile CAS: full barrier; wakep's read of nmspinning comes after it (class doc).
-        } while (!RUNNEXT.compareAndSet(this, old, g));
+        // Atomic swap: a thief's CAS either took old before us (we get null back) or fails
+        // after; full barrier, so wakep's read of nmspinning comes after it (class doc).
+        old = (G) RUNNEXT.getAndSet(this, g);
       }
       if (old == null) {
         return;
