@@ -276,11 +276,33 @@ final class Sched extends SchedPad2 {
     needspinning = 0;
   }
 
-  /** resetspinning: a spinner found work; if it was the last, wake another so none is missed. */
+  /**
+   * resetspinning: a spinner found work; if it was the last, wake another so none is missed. Go
+   * wakes unconditionally. Here the wake happens only if work is still visible after the
+   * decrement: a submitter that saw us spinning skipped its own wakep, and its StoreLoad pairs
+   * with the full barrier of our getAndAdd, so either it saw nmspinning == 0 and woke someone
+   * itself, or we see its work now. Skipping the blind wake spares the found task a lock and an
+   * unpark before it starts, and the woken M a spin and a park (1.5 parks per task in bursts).
+   */
   void resetspinning(M m) {
     m.spinning = false;
-    NMSPINNING.getAndAdd(this, -1);
-    wakep();
+    NMSPINNING.getAndAdd(this, -1); // full barrier before the queue reads below
+    if (Switches.SPIN_WAKE_ALWAYS || workVisible()) {
+      wakep();
+    }
+  }
+
+  /** Whether any queue holds a G another M could take (the global queue or any P's ring). */
+  boolean workVisible() {
+    if (runq.size() != 0) {
+      return true;
+    }
+    for (P p : procs.all) {
+      if (!p.runq.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Leaves the spinning state; getAndAdd is a full barrier before the caller's rechecks. */

@@ -31,6 +31,12 @@ final class Switches {
    */
   static final boolean GFREE = flag("gmp.gfree", false);
 
+  /**
+   * Go's resetspinning wakes another M whenever the last spinner finds work; false (default)
+   * wakes one only if work is still queued somewhere after the spinner stops (Sched#resetspinning).
+   */
+  static final boolean SPIN_WAKE_ALWAYS = flag("gmp.spinWakeAlways", false);
+
   /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
 
