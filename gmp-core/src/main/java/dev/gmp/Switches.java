@@ -41,10 +41,12 @@ final class Switches {
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
 
   /**
-   * Idle-strategy rounds (Agrona BackoffIdleStrategy: spins, then yields) an M spends polling its
-   * wake-up note before it parks its thread. 0 parks at once, as Go does.
+   * Onspinwait rounds an M polls its wake-up note before it parks (~33 ns each on the reference
+   * machine, so 256 is ~8 us, ForkJoinPool's deactivate spins as long). A wake-up within the
+   * window skips both the unpark and the park: WakeupParallelSpinning 17-24% faster at 0-2 us
+   * delays (docs/benchmarks.md). 0 parks at once, as Go does.
    */
-  static final int IDLE_SPINS = intProp("gmp.idleSpins", 0);
+  static final int IDLE_SPINS = intProp("gmp.idleSpins", 256);
 
   private static boolean flag(String name, boolean dflt) {
     String v = System.getProperty(name);
