@@ -37,6 +37,12 @@ final class Switches {
    */
   static final boolean SPIN_WAKE_ALWAYS = flag("gmp.spinWakeAlways", false);
 
+  /**
+   * blocking() hands its P to another M at once when tasks are waiting (Go's entersyscallblock);
+   * false leaves the hand-off to sysmon (Go's entersyscall).
+   */
+  static final boolean EAGER_HANDOFF = flag("gmp.eagerHandoff", true);
+
   /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
 

@@ -40,8 +40,21 @@ final class Syscall {
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
     // and exitsyscall takes the slow path (token -1).
-    m.syscallToken = pp.enterSyscall();
-    m.sched.sysmon.onEntersyscall();
+    int tok = pp.enterSyscall();
+    m.syscallToken = tok;
+    Sched s = m.sched;
+    // Go's entersyscallblock: blocking() says the call blocks, so if tasks are already waiting
+    // (on this P, or globally), hand the P on now rather than after sysmon's next round, as
+    // ForkJoinPool.managedBlock compensates at once. The same retake sysmon would do, so
+    // exitsyscall's fast path fails on the token and takes the slow path.
+    if (Switches.EAGER_HANDOFF
+        && tok != -1
+        && (!pp.runq.isEmpty() || s.runq.size() != 0)
+        && s.retakeSyscall(pp, tok)) {
+      s.handoffp(pp);
+      return;
+    }
+    s.sysmon.onEntersyscall();
   }
 
   static void exitsyscall(M m, G gp) {
