@@ -103,6 +103,7 @@ if [ "$mode" = mutants ]; then
     "SpinnerRecheckVsSubmitStress:dropSpinningNoFence"
     "SpinnerRecheckVsSubmitStress:plainRunnext"
     "NeedspinningStress:noNeedspinning"
+    "ExternalSubmitVsDropPStress:externalWakeIfIdle"
     "ShutdownVsExecuteStress:submitCheckUnlocked"
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
   )

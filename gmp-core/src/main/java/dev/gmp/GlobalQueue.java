@@ -1,6 +1,8 @@
 package dev.gmp;
 
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntToLongFunction;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
  * The global run queue (Go's sched.runq) behind one lock. The lock is Go's sched.lock:
@@ -13,12 +15,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * circular array of references, so batches move with array copies and a G is first touched by
  * the M that runs it (docs/design.md, deviations).
  *
- * <p>All methods but {@link #size()} require {@link #lock} to be held.
+ * <p>Outside submitters do not take the lock: they {@link #inject} into a lock-free MPSC queue
+ * (JCTools, the field-updater variant: no Unsafe) that every locked take first moves onto the
+ * array, so takers see one FIFO queue and keep Go's batch arithmetic. The consumer side of that
+ * queue is only ever touched under the lock, which makes it single-consumer.
+ *
+ * <p>All methods but {@link #size()} and {@link #inject} require {@link #lock} to be held.
  */
 final class GlobalQueue {
   private static final int MIN_CAPACITY = 256;
 
   final ReentrantLock lock = new ReentrantLock();
+
+  /** Outside submissions, moved onto buf by the next locked take (chunks of 1024 slots). */
+  private final MpscUnboundedAtomicArrayQueue<G> injected = new MpscUnboundedAtomicArrayQueue<>(1024);
+
+  /** Ids for Gs that came in through {@link #inject} (they are numbered when moved, in order). */
+  private final IntToLongFunction goids;
 
   private G[] buf = new G[MIN_CAPACITY];
   private int head;
@@ -28,9 +41,48 @@ final class GlobalQueue {
   /** Mirror of count for lock-free "is there anything?" hints; authoritative only under lock. */
   private volatile int size;
 
-  /** Racy hint (Go reads sched.runqsize without the lock the same way); recheck under the lock. */
+  GlobalQueue(IntToLongFunction goids) {
+    this.goids = goids;
+  }
+
+  /** For tests: Gs keep the ids they were given. */
+  GlobalQueue() {
+    this(n -> 0L);
+  }
+
+  /**
+   * Racy hint (Go reads sched.runqsize without the lock the same way); recheck under the lock.
+   * Under the lock it is exact for the array and never under-reports the injection side: a
+   * producer's slot counts from its index increment on, before its element is visible, and the
+   * take that then finds it waits for the element (poll spins on a claimed slot).
+   */
   int size() {
-    return size;
+    return size + injected.size();
+  }
+
+  /** Lock-free put from an outside thread; its atomic index increment is a full barrier. */
+  void inject(G g) {
+    injected.offer(g);
+  }
+
+  /** Moves what is on the injection side now onto the array, numbering it. Lock held. */
+  private void transfer() {
+    int n = injected.size(); // a snapshot: a steady stream of submitters cannot keep us here
+    if (n == 0) {
+      return;
+    }
+    long id = goids.applyAsLong(n);
+    for (int i = 0; i < n; i++) {
+      G g = injected.poll(); // the slot is claimed, so this waits for its element, never null
+      if (g == null) {
+        break;
+      }
+      if (g.goid == 0) {
+        g.goid = id + i;
+      }
+      append(g);
+    }
+    size = count;
   }
 
   void put(G g) {
@@ -67,7 +119,29 @@ final class GlobalQueue {
     size = count; // one publication per batch: the hint never shows half a batch
   }
 
+  /**
+   * Takes {@code g} back out if it is still queued (an outside submit that lost the race with
+   * shutdown withdraws its task). Linear, but only on that rare path.
+   */
+  boolean remove(G g) {
+    transfer();
+    int mask = buf.length - 1;
+    for (int i = 0; i < count; i++) {
+      if (buf[(head + i) & mask] == g) {
+        for (int j = i; j < count - 1; j++) {
+          buf[(head + j) & mask] = buf[(head + j + 1) & mask];
+        }
+        buf[(head + count - 1) & mask] = null;
+        count--;
+        size = count;
+        return true;
+      }
+    }
+    return false;
+  }
+
   G get() {
+    transfer();
     if (count == 0) {
       return null;
     }
@@ -82,6 +156,7 @@ final class GlobalQueue {
    * caller. Returns null when empty.
    */
   G getBatch(P pp, int gomaxprocs) {
+    transfer();
     if (count == 0) {
       return null;
     }
@@ -112,6 +187,7 @@ final class GlobalQueue {
 
   /** Removes everything (shutdownNow, tests). */
   void drainTo(GQueue out) {
+    transfer();
     while (count > 0) {
       out.push(takeHead());
     }

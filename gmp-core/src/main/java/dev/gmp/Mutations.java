@@ -36,11 +36,14 @@ final class Mutations {
   /** A non-spinning M dropping its P ignores needspinning (the pre-Go-1.20 race). */
   static final boolean NO_NEEDSPINNING = flag("noNeedspinning");
 
-  /** submitExternal checks the run state before taking the lock instead of under it. */
+  /** submitExternal checks the run state only before injecting, not again after. */
   static final boolean SUBMIT_CHECK_UNLOCKED = flag("submitCheckUnlocked");
 
   /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
   static final boolean EXITSYSCALL_NO_CAS = flag("exitsyscallNoCas");
+
+  /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
+  static final boolean EXTERNAL_WAKE_IF_IDLE = flag("externalWakeIfIdle");
 
   private static boolean flag(String name) {
     return Boolean.getBoolean("gmp.mutate." + name);

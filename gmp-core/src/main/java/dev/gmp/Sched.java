@@ -79,7 +79,7 @@ final class Sched extends SchedPad2 {
 
   final GmpExecutor executor;
   final Config config;
-  final GlobalQueue runq = new GlobalQueue();
+  final GlobalQueue runq = new GlobalQueue(this::reserveGoids);
   final ReentrantLock lock = runq.lock;
   final Sysmon sysmon;
 
@@ -197,29 +197,44 @@ final class Sched extends SchedPad2 {
     wakep();
   }
 
-  /** Submission from any other thread: the global queue, then wake an idle P if nobody spins. */
+  /**
+   * Submission from any other thread: onto the global queue's lock-free injection side (no lock:
+   * outside submitters used to queue up on the scheduler lock and park), then wake a P.
+   *
+   * <p>Shutdown without the lock (Dekker): we inject (an atomic, so a full barrier) and then read
+   * the run state; shutdown writes the run state and then, under the lock, reads the queue before
+   * deciding the executor is empty. If we still read RUNNING, shutdown sees our task and waits
+   * for it. If we read a shutdown state, we cannot know whether it saw our task, so we settle it
+   * under the lock: our G still queued is taken back out and rejected; one already taken (run by
+   * an M, or returned by shutdownNow) counts as accepted. Never lost, never both.
+   */
   void submitExternal(Runnable task) {
+    if (runState >= SHUTDOWN) {
+      throw rejected(task);
+    }
     G g = new G();
     g.task = task;
     g.setStatus(G.Grunnable);
-    if (Mutations.SUBMIT_CHECK_UNLOCKED && runState >= SHUTDOWN) {
-      throw rejected(task);
-    }
-    lock.lock();
-    try {
-      // Under the lock: shutdown() and shutdownNow() change the state under it, so a task is
-      // either queued before the drain or rejected, never lost in between.
-      if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
+    runq.inject(g);
+    // Volatile read after the inject's atomic: pairs with shutdown's run-state write followed by
+    // its queue read.
+    if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
+      boolean withdrawn;
+      lock.lock();
+      try {
+        withdrawn = runq.remove(g);
+        tryTidyLocked(); // the queue may just have become empty
+      } finally {
+        lock.unlock();
+      }
+      if (withdrawn) {
         throw rejected(task);
       }
-      g.goid = (long) GOIDGEN.getAndAdd(this, 1L);
-      runq.put(g);
-    } finally {
-      lock.unlock();
     }
-    // An M drops its P only after checking the global queue under the lock, so npidle read here
-    // (after our unlock) is current for any P that went idle before our put.
-    if (npidle > 0 && nmspinning() == 0) {
+    // Unconditional: without the lock our put is not ordered against an M that checked the queue
+    // and is about to idle its P, so when no P is idle yet, wakep must set needspinning (which
+    // that M reads after its npidle++), exactly as for a local spawn.
+    if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (npidle > 0 && nmspinning() == 0)) {
       wakep();
     }
   }

@@ -37,10 +37,10 @@ public class ExitsyscallVsRetakeStress {
   final G gp = g(1);
 
   public ExitsyscallVsRetakeStress() {
-    p0.runq.put(g(2), false, s.runq); // work waits behind the blocked call
     gp.setStatus(G.Grunning);
     m1.setCurg(gp);
-    Syscall.entersyscall(m1, gp);
+    Syscall.entersyscall(m1, gp); // nothing queued yet, so the P stays attached (no eager handoff)
+    p0.runq.put(g(2), false, s.runq); // work that arrived behind the blocked call
     p0.sysmonSyscalltick = p0.syscalltick(); // sysmon saw this call on its previous round
   }
 

@@ -19,7 +19,8 @@ import org.openjdk.jcstress.infra.results.L_Result;
  * shutdownNow vs execute on a real GmpExecutor (1 P): each of two tasks is either rejected, or
  * run exactly once, or returned by shutdownNow exactly once; the executor terminates and leaves
  * no worker thread alive. Mutation: gmp.mutate.submitCheckUnlocked (execute checks the run state
- * before taking the lock, so a task can slip in after the drain and be stranded).
+ * only before its lock-free inject, not again after it, so a task can land after the drain and
+ * be stranded).
  */
 @JCStressTest
 @Description("shutdownNow vs execute: every task rejected, run or returned; no thread left")

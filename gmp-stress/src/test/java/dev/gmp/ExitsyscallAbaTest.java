@@ -27,8 +27,8 @@ class ExitsyscallAbaTest {
     G g1 = StressSupport.g(1);
     g1.setStatus(G.Grunning);
     m1.setCurg(g1);
+    Syscall.entersyscall(m1, g1); // nothing queued yet: P0 stays attached (no eager handoff)
     p0.runq.put(StressSupport.g(3), false, s.runq); // work waits: the retake hands P0 off
-    Syscall.entersyscall(m1, g1);
     p0.sysmonSyscalltick = p0.syscalltick();
     s.sysmon.retake(System.nanoTime() + 1_000_000_000L); // M1's call retaken, P0 to a new M
     assertEquals(1, s.nmspare, "M1 is spare while its call runs P-less");

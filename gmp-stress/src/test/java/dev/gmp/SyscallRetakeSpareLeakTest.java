@@ -26,10 +26,10 @@ class SyscallRetakeSpareLeakTest {
     M m1 = StressSupport.mWithP(s, 1, false);
     P p0 = m1.p;
     G gp = StressSupport.g(1);
-    p0.runq.put(StressSupport.g(2), false, s.runq); // work waits: retake goes ahead
     gp.setStatus(G.Grunning);
     m1.setCurg(gp);
-    Syscall.entersyscall(m1, gp);
+    Syscall.entersyscall(m1, gp); // nothing queued yet: P0 stays attached (no eager handoff)
+    p0.runq.put(StressSupport.g(2), false, s.runq); // work waits: retake goes ahead
     p0.sysmonSyscalltick = p0.syscalltick();
 
     Thread sysmon = new Thread(() -> s.sysmon.retake(System.nanoTime()), "retake");

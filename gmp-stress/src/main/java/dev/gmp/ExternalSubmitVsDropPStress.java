@@ -1,0 +1,71 @@
+package dev.gmp;
+
+import static dev.gmp.StressSupport.mWithP;
+import static dev.gmp.StressSupport.sched;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.L_Result;
+
+/**
+ * An outside submitter injects into the global queue without the lock while M1 (not spinning,
+ * nothing found) drops its P (Schedule.dropP); P2 is busy, so no P is idle when the race starts.
+ * Either dropP sees the task (and M1 takes it), or M1 sees needspinning after idling its P (and
+ * spins), or the submitter sees the idle P (and wakep starts an M). Forbidden: the task queued, a
+ * P idle, nobody spinning or started. Mutation: gmp.mutate.externalWakeIfIdle (the submitter
+ * calls wakep only when it sees an idle P, as it could while it put under the lock).
+ */
+@JCStressTest
+@Description("lock-free outside submit vs an M dropping its P: the task is never stranded")
+@Outcome(id = "M1 took it .*", expect = ACCEPTABLE, desc = "dropP found the task")
+@Outcome(id = "M1 spins .*", expect = ACCEPTABLE, desc = "M1 saw needspinning and kept a P")
+@Outcome(id = "wakep started an M .*", expect = ACCEPTABLE, desc = "the submitter saw the idle P")
+@Outcome(id = "NOBODY .*", expect = FORBIDDEN, desc = "P idle, task queued, nobody spinning")
+@Outcome(expect = FORBIDDEN, desc = "unexpected state")
+@State
+public class ExternalSubmitVsDropPStress {
+  final Sched s = sched(2);
+  final M m1 = mWithP(s, 1, false);
+  final M m2 = mWithP(s, 2, false);
+  final P p1 = m1.p;
+  G taken;
+
+  @Actor
+  public void mDropsP() {
+    taken = Schedule.dropP(m1, p1);
+  }
+
+  @Actor
+  public void submitter() {
+    s.submitExternal(() -> {});
+  }
+
+  @Arbiter
+  public void arbiter(L_Result r) {
+    boolean queued = s.runq.size() != 0;
+    boolean spins = m1.p != null && m1.spinning;
+    int started = s.allm.length;
+    String state =
+        "npidle=" + s.npidle + " nmspinning=" + s.nmspinning() + " needspinning=" + s.needspinning;
+    if (taken != null && taken != Schedule.RETRY && !queued && m1.p == p1) {
+      r.r1 = "M1 took it " + state;
+    } else if (!queued) {
+      r.r1 = "LOST task " + state;
+    } else if (spins && started == 0) {
+      r.r1 = "M1 spins " + state;
+    } else if (m1.p == null && started == 1 && s.npidle == 0) {
+      r.r1 = "wakep started an M " + state;
+    } else if (m1.p == null && started == 0) {
+      r.r1 = "NOBODY " + state;
+    } else {
+      r.r1 = "odd m1p=" + (m1.p != null) + " spinning=" + m1.spinning + " started=" + started
+          + " taken=" + (taken != null) + " " + state;
+    }
+  }
+}
