@@ -6,7 +6,7 @@
 #                             the ratio table and writes the JMH JSON to bench-results/
 #   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2 (~20 min on
 #                             2 cores); tables to bench-results/full-*/report.md
-#   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~8 min)
+#   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~11 min)
 #   ./bench.sh plots [FULL_DIR [ABLATION_DIR]]
 #                             regenerate docs/benchmarks/*.svg from JMH JSON (default: the
 #                             recorded runs in docs/benchmarks/data/)
@@ -164,7 +164,9 @@ ABLATIONS=(
   "spinLimit=false|-Dgmp.spinLimit=false"
   "gfree=true|-Dgmp.gfree=true"
   "batchOverflow=false|-Dgmp.batchOverflow=false"
-  "idleSpins=64|-Dgmp.idleSpins=64"
+  "idleSpins=0|-Dgmp.idleSpins=0"
+  "spinWakeAlways=true|-Dgmp.spinWakeAlways=true"
+  "eagerHandoff=false|-Dgmp.eagerHandoff=false"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'
@@ -173,6 +175,7 @@ ABLATION_BENCHES=(
   'ForkJoinTree\.forkJoinTree$'
   'GoWakeup'
   'Latency'
+  'BlockingMix'
 )
 
 ablation() {
@@ -184,7 +187,7 @@ ablation() {
   for a in "${ABLATIONS[@]}"; do
     label=${a%%|*}; flag=${a#*|}
     echo "[$(date -u +%H:%M:%S)] $label $flag"
-    jmh "${ABLATION_BENCHES[@]}" -p executor=gmp -p parallelism=2 -p delayUs=5 -p mode=burst \
+    jmh "${ABLATION_BENCHES[@]}" -p executor=gmp -p parallelism=2 -p delayUs=5 -p mode=burst -p blocking=managed \
       ${flag:+-jvmArgsAppend "$flag"} -f "${BENCH_FORKS:-2}" -wi 3 -w 400ms -i 2 -r 300ms \
       -rf json -rff "$dir/$label.json" > "$dir/$label.log" 2>&1 \
       || { tail -40 "$dir/$label.log"; echo "bench.sh: JMH failed ($label), log: $dir/$label.log" >&2; failed+=("$label"); }
