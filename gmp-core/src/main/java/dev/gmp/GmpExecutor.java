@@ -55,10 +55,11 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   /**
    * Runs {@code work}, a call that may block (I/O, a lock, {@code Future.get}), telling the
-   * scheduler so: Go's entersyscall/exitsyscall. On a gmp worker the processor stays attached
-   * while the call is short; if it lasts longer than a sysmon tick and other tasks wait, the
-   * processor is handed to another thread so parallelism is kept. On return the task continues
-   * once it has a processor again. Outside a gmp worker this just calls {@code work}.
+   * scheduler so: Go's entersyscall/exitsyscall. On a gmp worker, if other tasks are already
+   * waiting the processor is handed to another thread at once (Go's entersyscallblock);
+   * otherwise it stays attached while the call is short, and is handed over if the call outlasts
+   * a sysmon tick while work arrives. Either way parallelism is kept. On return the task
+   * continues once it has a processor again. Outside a gmp worker this just calls {@code work}.
    *
    * @return what {@code work} returns
    * @throws Exception whatever {@code work} throws, unchanged
