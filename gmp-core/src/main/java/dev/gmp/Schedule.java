@@ -32,6 +32,9 @@ final class Schedule {
   static void schedule(M m) {
     Sched s = m.sched;
     for (; ; ) {
+      if (s.sysmonWaiting) { // volatile read; true only after an idle period
+        s.wakeSysmonIfWaiting();
+      }
       G gp = findRunnable(m);
       if (gp == null) {
         return; // the M exits

@@ -54,6 +54,9 @@ final class Syscall {
       s.handoffp(pp);
       return;
     }
+    if (s.sysmonWaiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)
+      s.wakeSysmonIfWaiting();
+    }
     s.sysmon.onEntersyscall();
   }
 

@@ -31,6 +31,9 @@ final class Sysmon implements Runnable {
   static final long MAX_DELAY_NANOS = 10_000_000;
   static final long SYSCALL_RETAKE_NANOS = 10_000_000;
 
+  /** Longest deep sleep (all Ps idle) between looks: 10 wake-ups a second while idle. */
+  static final long DEEP_SLEEP_NANOS = 100_000_000;
+
   private final Sched s;
   private final Thread thread;
 
@@ -87,9 +90,12 @@ final class Sysmon implements Runnable {
       }
       if (s.sysmonMaySleep()) {
         delay = Long.MAX_VALUE;
-        while (s.sysmonWaiting && s.runState < Sched.TIDYING) {
-          LockSupport.park(this);
-        }
+        // Woken by an M between tasks or by entersyscall (Sched.wakeSysmonIfWaiting). The timeout
+        // is the backstop for Ps that went busy with tasks that never return: they are looked at
+        // within DEEP_SLEEP_NANOS (Go's deep sleep is bounded the same way, by a minute).
+        do {
+          LockSupport.parkNanos(this, DEEP_SLEEP_NANOS);
+        } while (s.sysmonWaiting && s.runState < Sched.TIDYING && s.sysmonMaySleep());
         d = MIN_DELAY_NANOS;
         idle = 0;
         delay = d;
