@@ -25,8 +25,8 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   final Sched sched;
 
-  private GmpExecutor(Config config) {
-    this.sched = new Sched(this, config);
+  private GmpExecutor(Config config, boolean startSysmon) {
+    this.sched = new Sched(this, config, startSysmon);
   }
 
   /** An executor with {@code Runtime.availableProcessors()} processors and default settings. */
@@ -294,6 +294,9 @@ public final class GmpExecutor extends AbstractExecutorService {
       return this;
     }
 
+    /** Test seam: no sysmon thread, to prove a path works without sysmon's help. */
+    boolean sysmon = true;
+
     public GmpExecutor build() {
       if (maxThreads < parallelism) {
         throw new IllegalArgumentException(
@@ -315,7 +318,8 @@ public final class GmpExecutor extends AbstractExecutorService {
               keepAlive.toNanos(),
               n,
               tf,
-              handler));
+              handler),
+          sysmon);
     }
 
     private static ThreadFactory defaultFactory(String prefix) {

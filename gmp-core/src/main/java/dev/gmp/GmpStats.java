@@ -23,7 +23,8 @@ package dev.gmp;
  * @param threadStartFailures times no thread could be had (ThreadFactory threw or returned null,
  *     Thread.start failed, or maxThreads was reached)
  * @param handoffs Ps handed from a blocked M to another (handoffp)
- * @param retakes Ps sysmon took from a blocked or long-running M
+ * @param retakes Ps taken from a blocked or long-running M (by sysmon, or by a marked blocking
+ *     call itself when tasks were already waiting)
  * @param preemptionRequests time slices sysmon found expired
  * @param spareThreads Ms running a task without a P after a retake
  * @param sysmonWakeups rounds sysmon has run

@@ -168,6 +168,8 @@ final class Sched extends SchedPad2 {
     sysmon = new Sysmon(this);
     if (startSysmon) {
       sysmon.start();
+    } else {
+      sysmonExited = true; // never started: termination must not wait for it
     }
   }
 

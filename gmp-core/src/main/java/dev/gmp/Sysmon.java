@@ -31,8 +31,11 @@ final class Sysmon implements Runnable {
   static final long MAX_DELAY_NANOS = 10_000_000;
   static final long SYSCALL_RETAKE_NANOS = 10_000_000;
 
-  /** Longest deep sleep (all Ps idle) between looks: 10 wake-ups a second while idle. */
-  static final long DEEP_SLEEP_NANOS = 100_000_000;
+  /**
+   * Longest deep sleep (all Ps idle) between looks. 100 ms cost an idle executor 0.15% of a core
+   * on the reference VM (~120 us of CPU per timed wake-up); 1 s costs a tenth of that.
+   */
+  static final long DEEP_SLEEP_NANOS = 1_000_000_000;
 
   private final Sched s;
   private final Thread thread;

@@ -57,6 +57,36 @@ class BlockingTest {
     return b.toString();
   }
 
+  /**
+   * Go's entersyscallblock: a marked call that starts while work waits on its P hands the P on at
+   * once. With no sysmon thread at all, the task queued behind the call can only run if that
+   * happened (else it waits for the call, which waits for it, until the liveness timeout).
+   */
+  @Test
+  void aMarkedCallWithWorkQueuedBehindItHandsItsProcessorOnWithoutSysmon() {
+    GmpExecutor.Builder b = GmpExecutor.builder().parallelism(1).name("eager");
+    b.sysmon = false;
+    GmpExecutor ex = track(b.build());
+    CountDownLatch queuedRan = new CountDownLatch(1);
+    AtomicBoolean sawIt = new AtomicBoolean();
+    CountDownLatch done = new CountDownLatch(1);
+    ex.execute(
+        () -> {
+          ex.execute(queuedRan::countDown); // this P's runnext: no other P exists
+          try {
+            sawIt.set(
+                GmpExecutor.blocking(() -> queuedRan.await(LIVENESS_SECONDS, TimeUnit.SECONDS)));
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          } finally {
+            done.countDown();
+          }
+        });
+    await(done, "the outer task");
+    assertTrue(sawIt.get(), "the queued task ran while the marked call blocked: " + ex.stats());
+    assertEquals(1, ex.stats().retakes(), "one hand-off, done by entersyscall itself");
+  }
+
   private static void awaitQuiet(GmpExecutor ex) {
     awaitCondition(
         () -> "executor goes quiet: " + ex.stats() + describeMs(ex),
