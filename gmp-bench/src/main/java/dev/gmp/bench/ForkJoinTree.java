@@ -1,21 +1,17 @@
 package dev.gmp.bench;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -32,29 +28,12 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(3)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class ForkJoinTree {
+public class ForkJoinTree extends ExecutorBenchmark {
   static final long LEAF_TOKENS = 20;
-
-  @Param({"gmp", "fjp", "fjpAsync", "tpe", "vthread"})
-  public String executor;
-
-  @Param({"1", "2"})
-  public int parallelism;
 
   @Param({"14"})
   public int depth;
 
-  ExecutorService exec;
-
-  @Setup(Level.Trial)
-  public void setUp() {
-    exec = Execs.create(executor, parallelism);
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    Execs.shutdown(exec);
-  }
 
   @Benchmark
   public void forkJoinTree() {

@@ -1,7 +1,6 @@
 package dev.gmp.bench;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,7 +14,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /** Go's BenchmarkMatmult (runtime/proc_test.go): see {@link #Matmult}. */
@@ -25,33 +23,20 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(3)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class GoMatmult {
-  @Param({"gmp", "fjp", "fjpAsync", "tpe", "vthread"})
-  public String executor;
-
-  @Param({"1", "2"})
-  public int parallelism;
-
+public class GoMatmult extends ExecutorBenchmark {
   /** The matrix size (Go: cube root of b.N); the split threshold is Go's 8. */
   @Param({"256"})
   public int matrixSize;
 
-  ExecutorService exec;
   double[][] a;
   double[][] b;
   double[][] c;
 
   @Setup(Level.Trial)
-  public void setUp() {
-    exec = Execs.create(executor, parallelism);
+  public void matrices() {
     a = matrix(matrixSize, 1);
     b = matrix(matrixSize, 2);
     c = new double[matrixSize][matrixSize];
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    Execs.shutdown(exec);
   }
 
   private static double[][] matrix(int n, int seed) {

@@ -11,11 +11,9 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -29,26 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(3)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class GoProc {
+public class GoProc extends ExecutorBenchmark {
   static final int N = 10_000;
 
-  @Param({"gmp", "fjp", "fjpAsync", "tpe", "vthread"})
-  public String executor;
-
-  @Param({"1", "2"})
-  public int parallelism;
-
-  ExecutorService exec;
-
-  @Setup(Level.Trial)
-  public void setUp() {
-    exec = Execs.create(executor, parallelism);
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    Execs.shutdown(exec);
-  }
 
   // ------------------------------------------------------------- CreateGoroutines*
 

@@ -2,21 +2,17 @@ package dev.gmp.bench;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -32,28 +28,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(3)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class KotlinActors {
+public class KotlinActors extends ExecutorBenchmark {
   static final int N_MESSAGES = 100_000;
   static final int CYCLE_BALLS = 1_000;
   static final int CORES = Runtime.getRuntime().availableProcessors();
 
-  @Param({"gmp", "fjp", "fjpAsync", "tpe", "vthread"})
-  public String executor;
-
-  @Param({"1", "2"})
-  public int parallelism;
-
-  ExecutorService exec;
-
-  @Setup(Level.Trial)
-  public void setUp() {
-    exec = Execs.create(executor, parallelism);
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    Execs.shutdown(exec);
-  }
 
   // ------------------------------------------------------------------ ping-pong
 

@@ -7,15 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -35,30 +31,13 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(3)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class TokioRt {
+public class TokioRt extends ExecutorBenchmark {
   static final int NUM_SPAWN = 10_000;
   static final int NUM_PINGS = 1_000;
   static final int YIELD_TASKS = 200;
   static final int NUM_YIELD = 1_000;
   static final int CHAIN = 1_000;
 
-  @Param({"gmp", "fjp", "fjpAsync", "tpe", "vthread"})
-  public String executor;
-
-  @Param({"1", "2"})
-  public int parallelism;
-
-  ExecutorService exec;
-
-  @Setup(Level.Trial)
-  public void setUp() {
-    exec = Execs.create(executor, parallelism);
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    Execs.shutdown(exec);
-  }
 
   /** One task (submitted from outside) spawns NUM_SPAWN tasks from inside the executor. */
   @Benchmark
