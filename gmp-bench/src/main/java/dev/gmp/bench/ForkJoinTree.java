@@ -34,7 +34,6 @@ public class ForkJoinTree extends ExecutorBenchmark {
   @Param({"14"})
   public int depth;
 
-
   @Benchmark
   public void forkJoinTree() {
     CountDownLatch done = new CountDownLatch(1);

@@ -30,7 +30,6 @@ import org.openjdk.jmh.annotations.Warmup;
 public class GoProc extends ExecutorBenchmark {
   static final int N = 10_000;
 
-
   // ------------------------------------------------------------- CreateGoroutines*
 
   /** One chain: f(n) spawns f(n-1) (Go's benchmarkCreateGoroutines with procs = 1). */

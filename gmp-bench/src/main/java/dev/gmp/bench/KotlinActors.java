@@ -33,7 +33,6 @@ public class KotlinActors extends ExecutorBenchmark {
   static final int CYCLE_BALLS = 1_000;
   static final int CORES = Runtime.getRuntime().availableProcessors();
 
-
   // ------------------------------------------------------------------ ping-pong
 
   record Letter(Object message, Actor<Letter> sender) {}

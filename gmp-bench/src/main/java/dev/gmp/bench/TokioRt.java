@@ -38,7 +38,6 @@ public class TokioRt extends ExecutorBenchmark {
   static final int NUM_YIELD = 1_000;
   static final int CHAIN = 1_000;
 
-
   /** One task (submitted from outside) spawns NUM_SPAWN tasks from inside the executor. */
   @Benchmark
   public void spawn_many_local() {
