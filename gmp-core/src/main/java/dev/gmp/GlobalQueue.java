@@ -28,7 +28,8 @@ final class GlobalQueue {
   final ReentrantLock lock = new ReentrantLock();
 
   /** Outside submissions, moved onto buf by the next locked take (chunks of 1024 slots). */
-  private final MpscUnboundedAtomicArrayQueue<G> injected = new MpscUnboundedAtomicArrayQueue<>(1024);
+  private final MpscUnboundedAtomicArrayQueue<G> injected =
+      new MpscUnboundedAtomicArrayQueue<>(1024);
 
   /** Ids for Gs that came in through {@link #inject} (they are numbered when moved, in order). */
   private final IntToLongFunction goids;
@@ -45,7 +46,7 @@ final class GlobalQueue {
     this.goids = goids;
   }
 
-  /** For tests: Gs keep the ids they were given. */
+  /** For tests, which put Gs with their own ids (injected ones are numbered from 0). */
   GlobalQueue() {
     this(n -> 0L);
   }
@@ -77,9 +78,7 @@ final class GlobalQueue {
       if (g == null) {
         break;
       }
-      if (g.goid == 0) {
-        g.goid = id + i;
-      }
+      g.goid = id + i;
       append(g);
     }
     size = count;
@@ -211,7 +210,9 @@ final class GlobalQueue {
    * the slots per that many takes, and a queue used only now and then still gives memory back.
    */
   private void shrinkIfSparse() {
-    if (buf.length > MIN_CAPACITY && count <= buf.length / 4 && ++sparseTakes >= Math.min(buf.length, 1024)) {
+    if (buf.length > MIN_CAPACITY
+        && count <= buf.length / 4
+        && ++sparseTakes >= Math.min(buf.length, 1024)) {
       resize(Math.max(MIN_CAPACITY, buf.length / 2));
     }
   }

@@ -57,8 +57,8 @@ abstract class RunQueuePad3 extends RunQueueNext {
  *       someone is still reading.
  *   <li>tail: only the owner writes it (release store) and reads it (plain).
  *   <li>runnext: a volatile swap (owner put) or CAS (takes, thieves). Being a full (sequentially
- *       consistent) operation, the owner's swap also serves as the StoreLoad barrier between "work published" and "read
- *       nmspinning" in wakep (seed 000, 9.3.5).
+ *       consistent) operation, the owner's swap also serves as the StoreLoad barrier between
+ *       "work published" and "read nmspinning" in wakep (seed 000, 9.3.5).
  * </ul>
  */
 final class RunQueue extends RunQueuePad3 {

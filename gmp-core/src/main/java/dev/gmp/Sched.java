@@ -313,7 +313,11 @@ final class Sched extends SchedPad2 {
     }
   }
 
-  /** Whether any queue holds a G another M could take (the global queue or any P's ring). */
+  /**
+   * Whether any queue holds a G another M could take (the global queue or any P's ring and
+   * runnext; volatile reads). Both halves of the spinning protocol ask it after their full
+   * barrier: resetspinning, and the spinner's last look (Schedule.recheck).
+   */
   boolean workVisible() {
     if (runq.size() != 0) {
       return true;
@@ -552,7 +556,6 @@ final class Sched extends SchedPad2 {
     }
   }
 
-  /** Called by every M thread on its way out. */
   /** The M of this executor running on the calling thread, or null. */
   M currentM() {
     Thread t = Thread.currentThread();
@@ -609,6 +612,7 @@ final class Sched extends SchedPad2 {
     tab[i] = m;
   }
 
+  /** Called by every M thread on its way out. */
   void mexit(M m) {
     lock.lock();
     try {

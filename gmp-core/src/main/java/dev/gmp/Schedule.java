@@ -284,16 +284,7 @@ final class Schedule {
   /** The spinner's last look after dropping its P: takes an idle P back if any work shows up. */
   private static boolean recheck(M m) {
     Sched s = m.sched;
-    boolean work = s.runq.size() != 0;
-    if (!work) {
-      for (P p2 : s.procs.all) {
-        if (!p2.runq.isEmpty()) {
-          work = true;
-          break;
-        }
-      }
-    }
-    if (!work) {
+    if (!s.workVisible()) {
       return false;
     }
     P pp;
