@@ -32,7 +32,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 public class ExternalSubmitVsDropPStress {
   final Sched s = sched(2);
   final M m1 = mWithP(s, 1, false);
-  final M m2 = mWithP(s, 2, false);
+  final M m2 = mWithP(s, 2, false); // holds P2, so no P is idle when the race starts
   final P p1 = m1.p;
   G taken;
 
@@ -49,23 +49,10 @@ public class ExternalSubmitVsDropPStress {
   @Arbiter
   public void arbiter(L_Result r) {
     boolean queued = s.runq.size() != 0;
-    boolean spins = m1.p != null && m1.spinning;
-    int started = s.allm.length;
-    String state =
-        "npidle=" + s.npidle + " nmspinning=" + s.nmspinning() + " needspinning=" + s.needspinning;
     if (taken != null && taken != Schedule.RETRY && !queued && m1.p == p1) {
-      r.r1 = "M1 took it " + state;
-    } else if (!queued) {
-      r.r1 = "LOST task " + state;
-    } else if (spins && started == 0) {
-      r.r1 = "M1 spins " + state;
-    } else if (m1.p == null && started == 1 && s.npidle == 0) {
-      r.r1 = "wakep started an M " + state;
-    } else if (m1.p == null && started == 0) {
-      r.r1 = "NOBODY " + state;
+      r.r1 = "M1 took it " + StressSupport.wakeState(s);
     } else {
-      r.r1 = "odd m1p=" + (m1.p != null) + " spinning=" + m1.spinning + " started=" + started
-          + " taken=" + (taken != null) + " " + state;
+      r.r1 = StressSupport.wakeVerdict(s, m1, queued);
     }
   }
 }

@@ -47,22 +47,6 @@ public class NeedspinningStress {
 
   @Arbiter
   public void arbiter(L_Result r) {
-    boolean queued = p2.runq.runnextForTest() != null;
-    boolean spins = m1.p != null && m1.spinning;
-    int started = s.allm.length;
-    String state =
-        "npidle=" + s.npidle + " nmspinning=" + s.nmspinning() + " needspinning=" + s.needspinning;
-    if (!queued) {
-      r.r1 = "LOST task " + state;
-    } else if (spins && started == 0) {
-      r.r1 = "M1 spins " + state;
-    } else if (m1.p == null && started == 1 && s.npidle == 0) {
-      r.r1 = "wakep started an M " + state;
-    } else if (m1.p == null && started == 0) {
-      r.r1 = "NOBODY " + state;
-    } else {
-      r.r1 = "odd m1p=" + (m1.p != null) + " spinning=" + m1.spinning + " started=" + started
-          + " " + state;
-    }
+    r.r1 = StressSupport.wakeVerdict(s, m1, p2.runq.runnextForTest() != null);
   }
 }

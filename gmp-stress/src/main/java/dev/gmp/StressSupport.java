@@ -128,6 +128,33 @@ final class StressSupport {
     return m;
   }
 
+  /**
+   * The outcome of a race between an M dropping its P (m1) and a submitter, for the wake-up
+   * tests: the task lost, m1 kept a P and spins, wakep started an M for the idle P, or NOBODY
+   * (a P idle, the task queued, nobody spinning or started: the lost wake-up).
+   */
+  static String wakeVerdict(Sched s, M m1, boolean queued) {
+    boolean spins = m1.p != null && m1.spinning;
+    int started = s.allm.length;
+    String state = wakeState(s);
+    if (!queued) {
+      return "LOST task " + state;
+    } else if (spins && started == 0) {
+      return "M1 spins " + state;
+    } else if (m1.p == null && started == 1 && s.npidle == 0) {
+      return "wakep started an M " + state;
+    } else if (m1.p == null && started == 0) {
+      return "NOBODY " + state;
+    }
+    return "odd m1p=" + (m1.p != null) + " spinning=" + m1.spinning + " started=" + started
+        + " " + state;
+  }
+
+  static String wakeState(Sched s) {
+    return "npidle=" + s.npidle + " nmspinning=" + s.nmspinning() + " needspinning="
+        + s.needspinning;
+  }
+
   /** How many Ms startm created and handed {@code pp} to (through nextp). */
   static int handedTo(Sched s, P pp) {
     int n = 0;
