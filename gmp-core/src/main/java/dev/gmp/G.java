@@ -43,6 +43,17 @@ final class G {
   /** The M whose thread holds this G's stack while the G waits for a P (Go's lockedm). */
   M lockedm;
 
+  /**
+   * Global-queue bookkeeping, guarded by the scheduler lock: {@code taken} once a G leaves the
+   * global queue (to a ring, an M or shutdownNow's list); {@code withdrawn} when an outside
+   * submitter that lost the race with shutdown takes its task back before anyone took it. A
+   * withdrawn G stays where it is and takers skip it (GlobalQueue), so withdrawing never walks a
+   * queue under the lock.
+   */
+  boolean taken;
+
+  boolean withdrawn;
+
   G() {}
 
   int status() {

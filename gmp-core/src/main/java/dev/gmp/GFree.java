@@ -21,7 +21,7 @@ final class GFree {
   private GFree() {}
 
   /** gfget: a dead G for reuse, or null. Owner of {@code pp} only. */
-  static G get(P pp, Sched s) {
+  static G get(P pp, Scheduler s) {
     G g = pp.gFree;
     if (g == null) {
       if (s.gFreeCount == 0) { // racy hint: only an optimisation, refill rechecks under the lock
@@ -52,7 +52,7 @@ final class GFree {
   }
 
   /** gfput: recycles a dead G. Owner of {@code pp} only. */
-  static void put(P pp, G g, Sched s) {
+  static void put(P pp, G g, Scheduler s) {
     g.schedlink = pp.gFree;
     pp.gFree = g;
     if (++pp.gFreeCount >= LOCAL_MAX) {

@@ -1,33 +1,46 @@
 package dev.gmp;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntToLongFunction;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
- * The global run queue (Go's sched.runq) behind one lock. The lock is Go's sched.lock:
- * {@link Sched} guards its idle-P and idle-M lists with the same lock, so that "queue is empty,
- * so this P may go idle" and "P is idle, so wake someone for this task" are decided atomically
- * with respect to each other.
+ * The global run queue (Go's sched.runq) behind the scheduler lock (Go's sched.lock, which
+ * {@link Idle} uses for the idle lists too, so that "the queue is empty, so this P may go idle"
+ * and "a P is idle, so wake someone for this task" are decided atomically with respect to each
+ * other).
  *
- * <p>Go links Gs through g.schedlink (no allocation in the runtime). On the JVM that makes every
- * put and get touch each G's cache line while holding the lock; here the queue is a growable
- * circular array of references, so batches move with array copies and a G is first touched by
- * the M that runs it (docs/design.md, deviations).
+ * <p>Two parts, seen by takers as one FIFO:
  *
- * <p>Outside submitters do not take the lock: they {@link #inject} into a lock-free MPSC queue
- * (JCTools, the field-updater variant: no Unsafe) that every locked take first moves onto the
- * array, so takers see one FIFO queue and keep Go's batch arithmetic. The consumer side of that
- * queue is only ever touched under the lock, which makes it single-consumer.
+ * <ul>
+ *   <li>a growable circular array of Gs, touched only under the lock. Go links Gs through
+ *       g.schedlink; on the JVM that makes every put and get touch each G's cache line under the
+ *       lock, while here batches move with array copies and a G is first touched by the M that
+ *       runs it (docs/design.md, deviations);
+ *   <li>the injection side: outside submitters {@link #inject} into a lock-free MPSC queue
+ *       (JCTools, the field-updater variant: no Unsafe), without the lock. Its consumer side is
+ *       touched only under the lock, which makes it single-consumer.
+ * </ul>
+ *
+ * <p>Nothing under the lock waits for another thread: injected Gs move onto the array with
+ * {@code relaxedPoll}, which returns null for a slot a producer has claimed but not yet filled
+ * (plain {@code poll} spins there, so a preempted submitter used to hold every M at the lock),
+ * and each take moves at most one batch (129 Gs), so lock hold times do not grow with the backlog.
+ * A claimed-but-unfilled slot still counts in {@link #size} and {@link #liveSizeLocked}: work
+ * behind it is late, never invisible, and its producer calls wakep once it is filled.
  *
  * <p>All methods but {@link #size()} and {@link #inject} require {@link #lock} to be held.
  */
 final class GlobalQueue {
   private static final int MIN_CAPACITY = 256;
 
-  final ReentrantLock lock = new ReentrantLock();
+  /** The most Gs one locked take moves from the injection side: one full batch plus the G run. */
+  private static final int MAX_TRANSFER = RunQueue.SIZE / 2 + 1;
 
-  /** Outside submissions, moved onto buf by the next locked take (chunks of 1024 slots). */
+  final ReentrantLock lock;
+
+  /** Outside submissions, moved onto buf by locked takes (chunks of 1024 slots). */
   private final MpscUnboundedAtomicArrayQueue<G> injected =
       new MpscUnboundedAtomicArrayQueue<>(1024);
 
@@ -39,49 +52,75 @@ final class GlobalQueue {
   private int count;
   private int sparseTakes;
 
+  /** Withdrawn Gs still in buf or in the injection queue (skipped, not yet dropped). */
+  private int withdrawn;
+
   /** Mirror of count for lock-free "is there anything?" hints; authoritative only under lock. */
   private volatile int size;
 
-  GlobalQueue(IntToLongFunction goids) {
+  GlobalQueue(ReentrantLock lock, IntToLongFunction goids) {
+    this.lock = lock;
     this.goids = goids;
   }
 
-  /** For tests, which put Gs with their own ids (injected ones are numbered from 0). */
+  /** For tests: its own lock; injected Gs keep the ids the test gave them. */
   GlobalQueue() {
-    this(n -> 0L);
+    this(new ReentrantLock(), n -> 0L);
   }
 
   /**
    * Racy hint (Go reads sched.runqsize without the lock the same way); recheck under the lock.
-   * Under the lock it is exact for the array and never under-reports the injection side: a
-   * producer's slot counts from its index increment on, before its element is visible, and the
-   * take that then finds it waits for the element (poll spins on a claimed slot).
+   * Never under-reports the injection side: a producer's slot counts from its index increment on,
+   * before its element is visible.
    */
   int size() {
     return size + injected.size();
   }
 
-  /** Lock-free put from an outside thread; its atomic index increment is a full barrier. */
-  void inject(G g) {
-    injected.offer(g);
+  /** Exact count of Gs a taker could still get (now or once their producers finish). Lock held. */
+  int liveSizeLocked() {
+    return count + injected.size() - withdrawn;
   }
 
-  /** Moves what is on the injection side now onto the array, numbering it. Lock held. */
-  private void transfer() {
-    int n = injected.size(); // a snapshot: a steady stream of submitters cannot keep us here
-    if (n == 0) {
-      return;
-    }
-    long id = goids.applyAsLong(n);
-    for (int i = 0; i < n; i++) {
-      G g = injected.poll(); // the slot is claimed, so this waits for its element, never null
+  /**
+   * Lock-free put from an outside thread. The full fence makes the G countable before the
+   * caller's next read: JCTools publishes a producer index that opens a new chunk with a lazySet
+   * after its last full barrier, so without the fence the caller's read of the run state or of
+   * nmspinning could pass it (both Dekker pairs of Scheduler's overview depend on this).
+   */
+  void inject(G g) {
+    injected.offer(g);
+    VarHandle.fullFence(); // StoreLoad: the G is countable before the caller reads anything
+  }
+
+  /**
+   * Moves up to {@code max} injected Gs onto the array, numbering them, without waiting for a
+   * producer that has not filled its slot yet. Withdrawn Gs are dropped on the way.
+   */
+  private void transfer(int max) {
+    int moved = 0;
+    while (moved < max) {
+      G g = injected.relaxedPoll(); // null for an empty or not-yet-filled slot: never spins
       if (g == null) {
         break;
       }
-      g.goid = id + i;
+      if (g.withdrawn) {
+        withdrawn--;
+        continue;
+      }
       append(g);
+      moved++;
     }
-    size = count;
+    if (moved > 0) {
+      long id = goids.applyAsLong(moved); // one reservation per transfer, ids in queue order
+      int mask = buf.length - 1;
+      for (int i = count - moved; i < count; i++) {
+        G g = buf[(head + i) & mask];
+        if (g.goid == 0) { // outside Gs come unnumbered (tests inject numbered ones)
+          g.goid = id++;
+        }
+      }
+    }
   }
 
   void put(G g) {
@@ -110,39 +149,37 @@ final class GlobalQueue {
     size = count;
   }
 
-  /** Appends all of {@code batch} and leaves it empty (drains, retirements: rare paths). */
-  void putBatch(GQueue batch) {
-    for (G g = batch.pop(); g != null; g = batch.pop()) {
+  /**
+   * Moves everything in {@code q} (a dead P's ring, at most 257 Gs) to the tail, runnext last.
+   * The one helper for "a ring's tasks go to the global queue" (retirement, retake, failed
+   * starts, exits). Returns whether anything moved. Any thread may call it (RunQueue#poll is a
+   * consumer like a thief).
+   */
+  boolean putRing(RunQueue q) {
+    int before = count;
+    for (G g = q.poll(); g != null; g = q.poll()) {
       append(g);
     }
-    size = count; // one publication per batch: the hint never shows half a batch
+    size = count;
+    return count != before;
   }
 
   /**
-   * Takes {@code g} back out if it is still queued (an outside submit that lost the race with
-   * shutdown withdraws its task). Linear, but only on that rare path.
+   * An outside submitter lost the race with shutdown: take its G back if nobody has taken it yet
+   * (it is still in the array or the injection queue). O(1): the G is marked and skipped later.
    */
-  boolean remove(G g) {
-    transfer();
-    int mask = buf.length - 1;
-    for (int i = 0; i < count; i++) {
-      if (buf[(head + i) & mask] == g) {
-        for (int j = i; j < count - 1; j++) {
-          buf[(head + j) & mask] = buf[(head + j + 1) & mask];
-        }
-        buf[(head + count - 1) & mask] = null;
-        count--;
-        size = count;
-        return true;
-      }
+  boolean withdraw(G g) {
+    if (g.taken) {
+      return false;
     }
-    return false;
+    g.withdrawn = true;
+    withdrawn++;
+    return true;
   }
 
   G get() {
-    transfer();
     if (count == 0) {
-      return null;
+      transfer(1);
     }
     G g = takeHead();
     size = count;
@@ -152,23 +189,23 @@ final class GlobalQueue {
   /**
    * globrunqgetbatch: takes n = min(len, len/gomaxprocs + 1, ring/2) Gs (fewer if pp's ring has
    * less room), returns the first and puts the rest on {@code pp}'s ring, whose owner must be the
-   * caller. Returns null when empty.
+   * caller. Returns null when nothing is takeable.
    */
   G getBatch(P pp, int gomaxprocs) {
-    transfer();
-    if (count == 0) {
-      return null;
+    int n = Math.min(batchSize(liveSizeLocked(), gomaxprocs), pp.runq.room() + 1);
+    if (count < n) {
+      transfer(Math.min(n - count, MAX_TRANSFER));
     }
-    int n = Math.min(batchSize(count, gomaxprocs), pp.runq.room() + 1);
     G first = takeHead();
-    if (n > 1) {
-      int mask = buf.length - 1;
-      pp.runq.putBatch(buf, head, mask, n - 1);
-      for (int i = 0; i < n - 1; i++) {
-        buf[(head + i) & mask] = null;
+    if (first != null) {
+      for (int i = 1; i < n; i++) {
+        G g = takeHead();
+        if (g == null) {
+          break;
+        }
+        pp.runq.putOwned(g);
       }
-      head = (head + n - 1) & mask;
-      count -= n - 1;
+      pp.runq.publishOwned();
     }
     if (count == 0) {
       head = 0; // refill from the front: the slots used last are the ones still in cache
@@ -184,30 +221,41 @@ final class GlobalQueue {
     return Math.min(n, RunQueue.SIZE / 2);
   }
 
-  /** Removes everything (shutdownNow, tests). */
+  /**
+   * Removes everything takeable (shutdownNow, tests). The one take that is not bounded: shutdownNow
+   * must hand back every queued task at once, as ThreadPoolExecutor's drainQueue does.
+   */
   void drainTo(GQueue out) {
-    transfer();
-    while (count > 0) {
-      out.push(takeHead());
+    transfer(Integer.MAX_VALUE);
+    for (G g = takeHead(); g != null; g = takeHead()) {
+      out.push(g);
     }
     shrinkIfSparse();
     size = 0;
   }
 
+  /** The next live G off the array (withdrawn ones are dropped), marked taken; null if none. */
   private G takeHead() {
-    G g = buf[head];
-    buf[head] = null;
-    head = (head + 1) & (buf.length - 1);
-    count--;
-    return g;
+    while (count > 0) {
+      G g = buf[head];
+      buf[head] = null;
+      head = (head + 1) & (buf.length - 1);
+      count--;
+      if (g.withdrawn) {
+        withdrawn--;
+        continue;
+      }
+      g.taken = true;
+      return g;
+    }
+    return null;
   }
 
   /**
    * A burst must not pin a huge array forever, but a workload that refills it every millisecond
    * must not regrow it every time either (JFR: 8% of spawn_many_local in resize when the buffer
    * shrank after each batch and grew again on the next overflow). So it halves only after
-   * min(capacity, 1024) takes found it at most a quarter full: a copy of at most a quarter of
-   * the slots per that many takes, and a queue used only now and then still gives memory back.
+   * min(capacity, 1024) takes found it at most a quarter full.
    */
   private void shrinkIfSparse() {
     if (buf.length > MIN_CAPACITY

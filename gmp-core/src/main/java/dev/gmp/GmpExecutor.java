@@ -1,5 +1,7 @@
 package dev.gmp;
 
+import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -7,7 +9,6 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A work-stealing {@link java.util.concurrent.ExecutorService} built on Go's GMP scheduler:
@@ -21,12 +22,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  * docs/design.md.
  */
 public final class GmpExecutor extends AbstractExecutorService {
-  private static final AtomicInteger POOL_IDS = new AtomicInteger();
+  /** One cleaner thread for all executors, started with the first one. */
+  private static final class CleanerHolder {
+    static final Cleaner CLEANER = Cleaner.create();
+  }
 
-  final Sched sched;
+  final Scheduler sched;
 
-  private GmpExecutor(Config config, boolean startSysmon) {
-    this.sched = new Sched(this, config, startSysmon);
+  private GmpExecutor(Config config) {
+    this(config, true);
+  }
+
+  /** With {@code withSysmon} false (tests only): no sysmon thread, to prove a path needs none. */
+  GmpExecutor(Config config, boolean withSysmon) {
+    Scheduler s = new Scheduler(config, withSysmon);
+    this.sched = s;
+    // Nothing the threads reach refers to this object strongly (the scheduler has only this weak
+    // reference, for current()), so an executor dropped without shutdown() is collected and its
+    // scheduler shut down: queued tasks still run, then every thread exits.
+    s.owner = new WeakReference<>(this);
+    CleanerHolder.CLEANER.register(this, () -> Lifecycle.shutdown(s));
   }
 
   /** An executor with {@code Runtime.availableProcessors()} processors and default settings. */
@@ -49,8 +64,8 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   /** The executor whose worker is running the calling thread, or null. */
   public static GmpExecutor current() {
-    M m = M.current();
-    return m == null ? null : m.sched.executor;
+    M m = Threads.currentM();
+    return m == null ? null : m.sched.owner.get();
   }
 
   /**
@@ -88,12 +103,12 @@ public final class GmpExecutor extends AbstractExecutorService {
       throw new IllegalArgumentException(
           "parallelism must be <= maxThreads (" + sched.config.maxThreads() + "), was " + n);
     }
-    sched.setParallelism(n);
+    Resize.setParallelism(sched, n);
   }
 
   /** A snapshot of the scheduler's counters. */
   public GmpStats stats() {
-    return sched.stats();
+    return Counters.snapshot(sched);
   }
 
   @Override
@@ -101,9 +116,9 @@ public final class GmpExecutor extends AbstractExecutorService {
     if (task == null) {
       throw new NullPointerException("task");
     }
-    Sched s = sched;
-    M m = s.currentM();
-    if (m != null) {
+    Scheduler s = sched;
+    M m = Threads.currentM();
+    if (m != null && m.sched == s) {
       P pp = m.p;
       G cur = m.curg();
       // Local only while this M really runs a task on a live P; inside blocking() or after a
@@ -118,47 +133,32 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   @Override
   public void shutdown() {
-    sched.shutdown();
+    Lifecycle.shutdown(sched);
   }
 
   @Override
   public List<Runnable> shutdownNow() {
-    return sched.shutdownNow();
+    return Lifecycle.shutdownNow(sched);
   }
 
   @Override
   public boolean isShutdown() {
-    return sched.runState >= Sched.SHUTDOWN;
+    return sched.runState >= Scheduler.SHUTDOWN;
   }
 
   @Override
   public boolean isTerminated() {
-    return sched.runState == Sched.TERMINATED;
+    return sched.runState == Scheduler.TERMINATED;
   }
 
+  /**
+   * Waits until the executor has terminated and every one of its threads has exited, or the
+   * timeout passes; true only in the first case.
+   */
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-    long deadline = System.nanoTime() + unit.toNanos(timeout);
-    if (!sched.terminated.await(timeout, unit)) {
-      return false;
-    }
-    // Terminated: every M has left its loop. Wait (within the timeout) for the threads to die
-    // too, so that "terminated" also means "no thread left behind".
-    Thread self = Thread.currentThread();
-    for (Thread t : sched.threads) {
-      if (t != self) {
-        long left = deadline - System.nanoTime();
-        if (left > 0) {
-          TimeUnit.NANOSECONDS.timedJoin(t, left);
-        }
-      }
-    }
-    Thread sm = sched.sysmon.thread();
-    long left = deadline - System.nanoTime();
-    if (sm != self && left > 0) {
-      TimeUnit.NANOSECONDS.timedJoin(sm, left);
-    }
-    return true;
+    Objects.requireNonNull(unit, "unit");
+    return Lifecycle.awaitTermination(sched, timeout, unit);
   }
 
   /**
@@ -198,10 +198,10 @@ public final class GmpExecutor extends AbstractExecutorService {
   public String toString() {
     String state =
         switch (sched.runState) {
-          case Sched.RUNNING -> "running";
-          case Sched.SHUTDOWN -> "shutting down";
-          case Sched.STOP -> "stopping";
-          case Sched.TIDYING -> "terminating";
+          case Scheduler.RUNNING -> "running";
+          case Scheduler.SHUTDOWN -> "shutting down";
+          case Scheduler.STOP -> "stopping";
+          case Scheduler.TIDYING -> "terminating";
           default -> "terminated";
         };
     return "GmpExecutor[" + sched.config.name() + ", " + state + ", parallelism=" + sched.gomaxprocs
@@ -272,7 +272,11 @@ public final class GmpExecutor extends AbstractExecutorService {
       return this;
     }
 
-    /** Thread name prefix for the default thread factory (threads are daemons). */
+    /**
+     * Thread name prefix for the default thread factory. Its threads are daemons that inherit no
+     * inheritable thread-locals from whichever thread makes them start, and carry the context
+     * class loader of the thread that calls {@link #build()}.
+     */
     public Builder name(String name) {
       Objects.requireNonNull(name, "name");
       if (name.isBlank()) {
@@ -294,10 +298,18 @@ public final class GmpExecutor extends AbstractExecutorService {
       return this;
     }
 
-    /** Test seam: no sysmon thread, to prove a path works without sysmon's help. */
-    boolean sysmon = true;
-
+    /**
+     * A new executor with these settings. It starts no thread until its first task.
+     *
+     * @throws IllegalArgumentException if maxThreads &lt; parallelism, or both name and
+     *     threadFactory were set
+     */
     public GmpExecutor build() {
+      return new GmpExecutor(config());
+    }
+
+    /** The validated settings (package-private: tests build schedulers from them). */
+    Config config() {
       if (maxThreads < parallelism) {
         throw new IllegalArgumentException(
             "maxThreads (" + maxThreads + ") must be >= parallelism (" + parallelism + ")");
@@ -307,28 +319,19 @@ public final class GmpExecutor extends AbstractExecutorService {
             "name(\"" + name + "\") and threadFactory(...) are exclusive: name only applies to"
                 + " the default thread factory");
       }
-      String n = name != null ? name : "gmp-" + POOL_IDS.incrementAndGet();
-      ThreadFactory tf = threadFactory != null ? threadFactory : defaultFactory(n);
-      return new GmpExecutor(
-          new Config(
-              parallelism,
-              maxThreads,
-              maxSpareThreads,
-              timeSlice.toNanos(),
-              keepAlive.toNanos(),
-              n,
-              tf,
-              handler),
-          sysmon);
-    }
-
-    private static ThreadFactory defaultFactory(String prefix) {
-      AtomicInteger ids = new AtomicInteger();
-      return r -> {
-        Thread t = new Thread(r, prefix + "-m" + ids.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-      };
+      String n = name != null ? name : Threads.nextPoolName();
+      ClassLoader ccl = Thread.currentThread().getContextClassLoader();
+      ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
+      return new Config(
+          parallelism,
+          maxThreads,
+          maxSpareThreads,
+          timeSlice.toNanos(),
+          keepAlive.toNanos(),
+          n,
+          tf,
+          handler,
+          ccl);
     }
   }
 }

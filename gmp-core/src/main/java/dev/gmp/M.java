@@ -7,15 +7,14 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * M: a worker thread (Go's {@code m}). Threads come from the executor's ThreadFactory; the M is
  * the Runnable they run. An M runs tasks only while it holds a P; without one it parks on the
- * idle-M list until {@link Sched#startm} hands it a P through {@link #nextp}.
+ * idle-M list until {@link Idle#startm} hands it a P through {@link #nextp}.
  *
  * <p>There is no g0: Java gives scheduling code no separate stack to switch to, so the scheduler
  * loop simply runs on the worker thread between tasks (docs/design.md).
  */
 final class M implements Runnable {
-  static final ThreadLocal<M> CURRENT = new ThreadLocal<>();
-
   private static final VarHandle NOTE;
+  private static final VarHandle LIFE;
   private static final VarHandle CURG;
   private static final VarHandle COMPLETED;
   private static final VarHandle STEALS;
@@ -24,6 +23,7 @@ final class M implements Runnable {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
       NOTE = l.findVarHandle(M.class, "note", int.class);
+      LIFE = l.findVarHandle(M.class, "life", int.class);
       CURG = l.findVarHandle(M.class, "curg", G.class);
       COMPLETED = l.findVarHandle(M.class, "completed", long.class);
       STEALS = l.findVarHandle(M.class, "steals", long.class);
@@ -37,9 +37,18 @@ final class M implements Runnable {
   private static final int NOTE_WOKEN = 1;
   private static final int NOTE_PARKED = 2;
 
-  final Sched sched;
+  // life states: the check-in protocol between Threads.newm, the thread and sysmon's watchdog
+  static final int NEW = 0; // created by startm, its thread not started yet
+  static final int STARTING = 1; // thread started, run() not reached yet
+  static final int RUNNING = 2; // run() checked in: the M is the thread's
+  static final int DEAD = 3; // written off (never checked in) or exited
+
+  final Scheduler sched;
   final long id;
   Thread thread;
+
+  /** When the thread was started (Threads.newm), for the check-in watchdog. */
+  long startedAt;
 
   /** The thread that runs this M (set by run(): a ThreadFactory may wrap the Runnable). */
   Thread runner;
@@ -54,7 +63,7 @@ final class M implements Runnable {
   P oldp;
 
   /** The P status token of the current blocking call (see P.enterSyscall). */
-  int syscallToken = -1;
+  long syscallToken = -1;
 
   /** Whether this M is spinning; written by startm before the wake or by the M itself. */
   boolean spinning;
@@ -66,7 +75,7 @@ final class M implements Runnable {
   M schedlink;
   boolean onIdleList;
 
-  /** Runs a task without a live P after a retake (counted in Sched.nmspare); under the lock. */
+  /** Runs a task without a live P after a retake (counted in Threads.nmspare); under the lock. */
   boolean spare;
 
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
@@ -79,6 +88,9 @@ final class M implements Runnable {
   private int note;
 
   @SuppressWarnings("unused")
+  private int life = NEW;
+
+  @SuppressWarnings("unused")
   private G curg;
 
   @SuppressWarnings("unused")
@@ -87,27 +99,41 @@ final class M implements Runnable {
   @SuppressWarnings("unused")
   private long steals;
 
-  M(Sched sched, long id) {
+  M(Scheduler sched, long id) {
     this.sched = sched;
     this.id = id;
     this.rand = (int) (id * 0x9E3779B9L) | 1;
   }
 
-  static M current() {
-    return CURRENT.get();
-  }
-
+  /**
+   * The thread's entry point. It first checks in (STARTING -> RUNNING); an M that sysmon's
+   * watchdog already wrote off (its thread came too late, or a wrapping Runnable ran it twice)
+   * returns at once and touches nothing: its P and counters were given back then.
+   */
   @Override
   public void run() {
-    CURRENT.set(this);
+    if (!LIFE.compareAndSet(this, STARTING, RUNNING)) { // CAS: races Threads.writeOff
+      return;
+    }
     runner = Thread.currentThread();
     try {
-      sched.registerRunner(this);
-      Schedule.mstart(this);
+      Threads.register(this);
+      SchedulingLoop.mstart(this);
     } finally {
-      CURRENT.remove();
-      sched.mexit(this);
+      sched.threads.mexit(this);
     }
+  }
+
+  int life() {
+    return (int) LIFE.getVolatile(this); // volatile: the watchdog decides on it
+  }
+
+  void setLife(int s) {
+    LIFE.setVolatile(this, s); // volatile: newm's STARTING must be visible before start()
+  }
+
+  boolean casLife(int from, int to) {
+    return LIFE.compareAndSet(this, from, to); // CAS: run()'s check-in races the watchdog
   }
 
   G curg() {
@@ -122,8 +148,14 @@ final class M implements Runnable {
     return (long) COMPLETED.getOpaque(this);
   }
 
+  long completedAcquire() {
+    return (long) COMPLETED.getAcquire(this); // acquire: pairs with incCompleted's release
+  }
+
   void incCompleted() {
-    COMPLETED.setOpaque(this, (long) COMPLETED.get(this) + 1); // single writer: opaque suffices
+    // Release, single writer: sysmon that sees the new count also sees curg cleared before it,
+    // so (completed, curg) read in that order names one task (Sysmon.retakeFromTask).
+    COMPLETED.setRelease(this, (long) COMPLETED.get(this) + 1);
   }
 
   long steals() {

@@ -36,6 +36,9 @@ final class Mutations {
   /** A non-spinning M dropping its P ignores needspinning (the pre-Go-1.20 race). */
   static final boolean NO_NEEDSPINNING = flag("noNeedspinning");
 
+  /** A spinner's recheck that finds work but no idle P does not set needspinning. */
+  static final boolean NO_PIDLEGET_SPINNING = flag("noPidlegetSpinning");
+
   /** submitExternal checks the run state only before injecting, not again after. */
   static final boolean SUBMIT_CHECK_UNLOCKED = flag("submitCheckUnlocked");
 
@@ -44,6 +47,13 @@ final class Mutations {
 
   /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
   static final boolean EXTERNAL_WAKE_IF_IDLE = flag("externalWakeIfIdle");
+
+  /** exitsyscall's fast path under EXITSYSCALL_NO_CAS: a read, a pause, then a plain write. */
+  static boolean setRunning(P pp) {
+    Thread.onSpinWait();
+    pp.setStatus(P.Prunning);
+    return true;
+  }
 
   private static boolean flag(String name) {
     return Boolean.getBoolean("gmp.mutate." + name);

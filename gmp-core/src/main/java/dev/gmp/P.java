@@ -10,7 +10,7 @@ abstract class PPad0 {
 
 /** The fields other threads read (status, m), away from what the owner writes per task. */
 abstract class PShared extends PPad0 {
-  int status = P.Pidle;
+  long status = P.Pidle;
   M m;
 }
 
@@ -39,7 +39,7 @@ final class P extends PPad1 {
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
-      STATUS = l.findVarHandle(PShared.class, "status", int.class);
+      STATUS = l.findVarHandle(PShared.class, "status", long.class);
       M_FIELD = l.findVarHandle(PShared.class, "m", M.class);
       SCHEDTICK = l.findVarHandle(P.class, "schedtick", long.class);
       SYSCALLTICK = l.findVarHandle(P.class, "syscalltick", long.class);
@@ -93,23 +93,27 @@ final class P extends PPad1 {
   // The status word is (generation << 3) | state. entersyscall bumps the generation, so the
   // token an M gets for its blocking call matches no later syscall on the same P: without it,
   // a P retaken from M1 and re-entering Psyscall under M2 would let M1's exitsyscall CAS win
-  // (ABA) and two Ms would own the P.
-  private static final int STATE_MASK = 7;
-  private static final int GEN_MASK = 0x0FFFFFFF << 3;
+  // (ABA) and two Ms would own the P. A 61-bit generation cannot wrap in practice (2^61 blocking
+  // calls at one per nanosecond take 73 years); 28 bits wrapped after 2^28 calls.
+  private static final long STATE_MASK = 7;
 
   int status() {
     // Volatile: thieves, sysmon and exitsyscall decide on it; every transition that races is a CAS.
-    return (int) STATUS.getVolatile(this) & STATE_MASK;
+    return (int) ((long) STATUS.getVolatile(this) & STATE_MASK);
   }
 
-  int statusRaw() {
-    return (int) STATUS.getVolatile(this);
+  long statusRaw() {
+    return (long) STATUS.getVolatile(this);
+  }
+
+  static int state(long raw) {
+    return (int) (raw & STATE_MASK);
   }
 
   void setStatus(int s) {
     // CAS loop keeps the generation; callers hold the P exclusively, so it succeeds at once.
     for (; ; ) {
-      int raw = (int) STATUS.getVolatile(this);
+      long raw = (long) STATUS.getVolatile(this);
       if (STATUS.compareAndSet(this, raw, (raw & ~STATE_MASK) | s)) {
         return;
       }
@@ -119,7 +123,7 @@ final class P extends PPad1 {
   boolean casStatus(int from, int to) {
     // Full CAS: exitsyscall, sysmon's retake and setParallelism race for the same P.
     for (; ; ) {
-      int raw = (int) STATUS.getVolatile(this);
+      long raw = (long) STATUS.getVolatile(this);
       if ((raw & STATE_MASK) != from) {
         return false;
       }
@@ -130,13 +134,13 @@ final class P extends PPad1 {
   }
 
   /** entersyscall: Prunning -> Psyscall with a new generation; the token, or -1 if not running. */
-  int enterSyscall() {
+  long enterSyscall() {
     for (; ; ) {
-      int raw = (int) STATUS.getVolatile(this);
+      long raw = (long) STATUS.getVolatile(this);
       if ((raw & STATE_MASK) != Prunning) {
         return -1;
       }
-      int tok = ((raw + (1 << 3)) & GEN_MASK) | Psyscall;
+      long tok = ((raw & ~STATE_MASK) + (STATE_MASK + 1)) | Psyscall;
       if (STATUS.compareAndSet(this, raw, tok)) { // CAS: sysmon may be retaking this P
         return tok;
       }
@@ -144,12 +148,12 @@ final class P extends PPad1 {
   }
 
   /** exitsyscall fast path: succeeds only if the P is still in the syscall that gave tok. */
-  boolean exitSyscall(int tok) {
+  boolean exitSyscall(long tok) {
     return tok >= 0 && STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Prunning);
   }
 
   /** sysmon: retake the P from the syscall identified by tok (a raw status seen as Psyscall). */
-  boolean retakeSyscall(int tok) {
+  boolean retakeSyscall(long tok) {
     return STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Pidle);
   }
 
@@ -196,7 +200,7 @@ final class P extends PPad1 {
   }
 
   /** Next goid from this P's cache, refilled 16 at a time (Go's goidcache). */
-  long nextGoid(Sched sched) {
+  long nextGoid(Scheduler sched) {
     if (goidcache == goidcacheend) {
       goidcache = sched.reserveGoids(16);
       goidcacheend = goidcache + 16;

@@ -85,6 +85,9 @@ final class RunQueue extends RunQueuePad3 {
   /** Owner-only scratch for runqputslow: half the ring plus the displaced G. */
   private final G[] overflowBatch = new G[SIZE / 2 + 1];
 
+  /** Owner-only: Gs written by putOwned and not yet published. */
+  private int pending;
+
   RunQueue() {}
 
   /** Test seam: start the free-running indices anywhere (e.g. just before int overflow). */
@@ -163,32 +166,35 @@ final class RunQueue extends RunQueuePad3 {
   }
 
   /**
-   * runqputbatch: pushes as many of {@code q} as fit at the tail; what does not fit stays in
-   * {@code q} for the caller.
+   * Owner side of a batch push (globrunqgetbatch, a retaken P's work moving to its replacement):
+   * writes {@code g} behind the published tail; {@link #publishOwned} makes the batch visible.
+   * The caller made sure it fits ({@link #room()}, or an empty ring nobody else owns yet).
    */
-  void putBatch(GQueue q) {
-    int h = (int) HEAD.getAcquire(this); // acquire: see putSlow's note on slot reuse
-    int t = tail;
-    int n = 0;
-    while (!q.isEmpty() && t - h + n < SIZE) {
-      ring[(t + n) & MASK] = q.pop();
-      n++;
-    }
-    if (n > 0) {
-      TAIL.setRelease(this, t + n); // release: publishes the n slots
+  void putOwned(G g) {
+    ring[(tail + pending++) & MASK] = g; // plain: published by publishOwned's release store
+  }
+
+  /** Publishes the Gs written by {@link #putOwned} since the last call. */
+  void publishOwned() {
+    if (pending > 0) {
+      TAIL.setRelease(this, tail + pending); // release: a consumer that sees tail sees the slots
+      pending = 0;
     }
   }
 
   /**
-   * runqputbatch from the global queue's array: {@code n} Gs starting at {@code src[from]}
-   * (circular, {@code srcMask}); the caller made sure they fit ({@link #room()}).
+   * Moves every G of this ring (as a consumer) onto {@code to}, which nobody else owns yet, runnext
+   * staying runnext: a retaken P's work going to its replacement.
    */
-  void putBatch(G[] src, int from, int srcMask, int n) {
-    int t = tail; // plain: owner only
-    for (int i = 0; i < n; i++) {
-      ring[(t + i) & MASK] = src[(from + i) & srcMask];
+  void moveTo(RunQueue to) {
+    for (G g = pollRingAsConsumer(); g != null; g = pollRingAsConsumer()) {
+      to.putOwned(g);
     }
-    TAIL.setRelease(this, t + n); // release: publishes the n slots
+    to.publishOwned();
+    G next = takeRunnext();
+    if (next != null) {
+      RUNNEXT.setRelease(to, next); // release: to is published to others by the lock that follows
+    }
   }
 
   /** Free slots in the ring (owner only: tail is ours, head only grows, so it is a lower bound). */
@@ -301,36 +307,48 @@ final class RunQueue extends RunQueuePad3 {
   }
 
   /**
-   * Takes every G, runnext last (it is the newest), appending them to {@code out} in queue order.
-   * Any thread may call it; it is a consumer like a thief (used by shutdownNow, P retirement and
-   * sysmon's orphan sweep).
+   * Takes one G as a consumer (like a thief): the ring's head, or runnext once the ring is empty;
+   * null when both are. Any thread may call it (shutdownNow, P retirement, orphan sweeps).
    */
-  int drainTo(GQueue out) {
-    int taken = 0;
+  G poll() {
+    G g = pollRingAsConsumer();
+    if (g != null) {
+      return g;
+    }
+    for (G next = (G) RUNNEXT.getVolatile(this); next != null;
+        next = (G) RUNNEXT.getVolatile(this)) {
+      if (RUNNEXT.compareAndSet(this, next, null)) { // CAS: the owner or a thief may race us
+        return next;
+      }
+    }
+    return null;
+  }
+
+  /** The ring's head taken by a non-owner (tail read with acquire), or null if empty. */
+  private G pollRingAsConsumer() {
     for (; ; ) {
       int h = (int) HEAD.getAcquire(this);
-      int t = (int) TAIL.getAcquire(this);
+      int t = (int) TAIL.getAcquire(this); // acquire: we are not the owner
       int n = t - h;
       if (n <= 0) {
-        break;
+        return null;
       }
       if (n > SIZE) {
         continue; // inconsistent snapshot
       }
       G g = ring[h & MASK];
-      if (HEAD.compareAndSet(this, h, h + 1)) { // one at a time: rare path, simplest to argue
-        out.push(g);
-        taken++;
+      if (HEAD.compareAndSet(this, h, h + 1)) { // CAS (release): the winner owns g
+        return g;
       }
     }
-    G next = (G) RUNNEXT.getVolatile(this);
-    while (next != null) {
-      if (RUNNEXT.compareAndSet(this, next, null)) {
-        out.push(next);
-        taken++;
-        break;
-      }
-      next = (G) RUNNEXT.getVolatile(this);
+  }
+
+  /** Takes every G, runnext last (it is the newest), appending them to {@code out}. */
+  int drainTo(GQueue out) {
+    int taken = 0;
+    for (G g = poll(); g != null; g = poll()) {
+      out.push(g);
+      taken++;
     }
     return taken;
   }

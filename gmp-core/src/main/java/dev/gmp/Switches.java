@@ -33,7 +33,7 @@ final class Switches {
 
   /**
    * Go's resetspinning wakes another M whenever the last spinner finds work; false (default)
-   * wakes one only if work is still queued somewhere after the spinner stops (Sched#resetspinning).
+   * wakes one only if work is still queued somewhere after the spinner stops (Idle#resetspinning).
    */
   static final boolean SPIN_WAKE_ALWAYS = flag("gmp.spinWakeAlways", false);
 

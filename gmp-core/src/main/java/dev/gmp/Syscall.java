@@ -16,7 +16,7 @@ final class Syscall {
     if (work == null) {
       throw new NullPointerException("work");
     }
-    M m = M.current();
+    M m = Threads.currentM();
     if (m == null || m.p == null) {
       return work.call();
     }
@@ -40,22 +40,22 @@ final class Syscall {
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
     // and exitsyscall takes the slow path (token -1).
-    int tok = pp.enterSyscall();
+    long tok = pp.enterSyscall();
     m.syscallToken = tok;
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     // Go's entersyscallblock: blocking() says the call blocks, so if tasks are already waiting
     // (on this P, or globally), hand the P on now rather than after sysmon's next round, as
     // ForkJoinPool.managedBlock compensates at once. The same retake sysmon would do, so
     // exitsyscall's fast path fails on the token and takes the slow path.
     if (Switches.EAGER_HANDOFF
         && tok != -1
-        && (!pp.runq.isEmpty() || s.runq.size() != 0)
-        && s.retakeSyscall(pp, tok)) {
-      s.handoffp(pp);
+        && (!pp.runq.isEmpty() || s.global.size() != 0)
+        && s.retake.retakeSyscall(pp, tok)) {
+      s.idle.handoffp(pp);
       return;
     }
-    if (s.sysmonWaiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)
-      s.wakeSysmonIfWaiting();
+    if (s.sysmon.waiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)
+      s.sysmon.wakeIfWaiting();
     }
     s.sysmon.onEntersyscall();
   }
@@ -67,7 +67,7 @@ final class Syscall {
     // and exactly one wins; a P retaken, handed on and put in Psyscall again by another M's call
     // has a new generation, so we cannot take it from that M (ABA).
     if (Mutations.EXITSYSCALL_NO_CAS
-        ? pp.status() == P.Psyscall && setRunning(pp)
+        ? pp.status() == P.Psyscall && Mutations.setRunning(pp)
         : pp.exitSyscall(m.syscallToken)) {
       gp.setStatus(G.Grunning);
       return;
@@ -75,29 +75,23 @@ final class Syscall {
     exitsyscallSlow(m, gp, pp);
   }
 
-  private static boolean setRunning(P pp) { // the EXITSYSCALL_NO_CAS mutation only
-    Thread.onSpinWait();
-    pp.setStatus(P.Prunning);
-    return true;
-  }
-
   private static void exitsyscallSlow(M m, G gp, P oldp) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     for (; ; ) {
       P pp;
       s.lock.lock();
       try {
-        s.dropOrphanLocked(m);
-        pp = s.pidlegetSpecific(oldp);
+        s.retake.dropOrphanLocked(m);
+        pp = s.idle.pidlegetSpecific(oldp);
         if (pp == null) {
-          pp = s.pidleget();
+          pp = s.idle.pidleget();
         }
         if (pp == null) {
           // No P: become runnable on the global queue, locked to this M (Go's lockedg), and wait
           // for whoever schedules it to hand us their P.
           gp.setStatus(G.Grunnable);
           gp.lockedm = m;
-          s.runq.put(gp);
+          s.global.put(gp);
         }
       } finally {
         s.lock.unlock();

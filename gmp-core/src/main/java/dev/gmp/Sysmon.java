@@ -3,9 +3,11 @@ package dev.gmp;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * sysmon: a daemon thread without a P. It sleeps 100 us (Go: 20 us, see MIN_DELAY_NANOS) between
- * rounds while it has something to do, doubles the sleep after 50 idle rounds up to 10 ms, and parks until woken when every P is
- * idle. Each round it retakes Ps (Go's retake):
+ * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
+ * (Go: 20 us, see MIN_DELAY_NANOS) between rounds while it has something to do, doubles the sleep
+ * after 50 idle rounds up to 10 ms, and parks until woken when every P is idle. Each round it
+ * watches thread starts (Threads#checkStarting), wakes an M for work nobody was woken for, and
+ * retakes Ps (Go's retake):
  *
  * <ul>
  *   <li>a P in a marked blocking call (Psyscall) for over one tick, unless it has no local work,
@@ -37,22 +39,72 @@ final class Sysmon implements Runnable {
    */
   static final long DEEP_SLEEP_NANOS = 1_000_000_000;
 
-  private final Sched s;
-  private final Thread thread;
+  private final Scheduler s;
 
-  /** Current sleep, for entersyscall to decide whether to kick us (opaque is enough: a hint). */
+  /** The thread, created and started on the first {@link #watch()} (a fresh executor has none). */
+  private volatile Thread thread;
+
+  /** Whether this scheduler runs a sysmon at all (false only in gmp-stress's driven schedulers). */
+  private final boolean enabled;
+
+  /** Current sleep, for entersyscall to decide whether to kick us (a hint). */
   private volatile long delay = MIN_DELAY_NANOS;
 
   private volatile boolean kicked;
 
-  Sysmon(Sched s) {
+  /**
+   * sysmon is in its deep sleep (all Ps idle). Written under the lock; volatile because every M
+   * reads it once per scheduling round to wake sysmon lazily (SchedulingLoop.schedule).
+   */
+  volatile boolean waiting;
+
+  Sysmon(Scheduler s, boolean enabled) {
     this.s = s;
-    this.thread = new Thread(this, s.config.name() + "-sysmon");
-    this.thread.setDaemon(true);
+    this.enabled = enabled;
   }
 
-  void start() {
-    thread.start();
+  /**
+   * Makes sure sysmon runs and is awake: called when an M's thread is started (the check-in
+   * watchdog runs here) or written off. Starts the thread on first use, through the same
+   * creation path as the default worker factory (Threads.newDaemon).
+   */
+  void watch() {
+    if (ensureStarted()) {
+      return;
+    }
+    if (!kicked) {
+      kicked = true;
+      wake();
+    }
+  }
+
+  /**
+   * Starts the thread on first use and ends a deep sleep, without changing the cadence (a failed
+   * thread start must not make sysmon retry it every 100 us). True if sysmon is not there to kick
+   * (disabled, or just started).
+   */
+  boolean ensureStarted() {
+    if (!enabled) {
+      return true;
+    }
+    if (thread == null) {
+      Thread t = null;
+      s.lock.lock();
+      try {
+        if (thread == null && s.runState < Scheduler.TIDYING) {
+          t = Threads.newDaemon(s.config.name() + "-sysmon", this, s.config.contextClassLoader());
+          thread = t;
+        }
+      } finally {
+        s.lock.unlock();
+      }
+      if (t != null) {
+        t.start(); // outside the lock: a thread start is a system call
+        return true;
+      }
+    }
+    wakeIfWaiting();
+    return false;
   }
 
   Thread thread() {
@@ -60,14 +112,60 @@ final class Sysmon implements Runnable {
   }
 
   void wake() {
-    LockSupport.unpark(thread);
+    Thread t = thread;
+    if (t != null) {
+      LockSupport.unpark(t);
+    }
   }
 
   /** A blocking call began: if we are in a long sleep, come back to the fast cadence now. */
   void onEntersyscall() {
     if (delay > MIN_DELAY_NANOS && !kicked) {
       kicked = true;
-      LockSupport.unpark(thread);
+      wake();
+    }
+  }
+
+  /**
+   * Ends sysmon's deep sleep. Called by an M between tasks (and by entersyscall), never by a
+   * submitter: the first task after an idle period starts without paying for it.
+   */
+  void wakeIfWaiting() {
+    if (!waiting) {
+      return;
+    }
+    s.lock.lock();
+    try {
+      if (waiting) {
+        waiting = false;
+        wake();
+      }
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  /**
+   * sysmon may sleep until woken when every P is idle and nothing else needs its eye (no thread
+   * start to watch, no queued work, no spare M): sets (or clears) {@link #waiting} to match.
+   */
+  private boolean maySleep() {
+    Idle idle = s.idle;
+    if ((idle.npidle != s.gomaxprocs || s.threads.nmspare != 0) && !waiting) {
+      return false;
+    }
+    s.lock.lock();
+    try {
+      waiting =
+          idle.npidle == s.gomaxprocs
+              && s.threads.nmspare == 0
+              && !s.threads.anyStarting()
+              && s.global.liveSizeLocked() == 0
+              && s.retake.zombies.isEmpty()
+              && s.runState < Scheduler.TIDYING;
+      return waiting;
+    } finally {
+      s.lock.unlock();
     }
   }
 
@@ -76,36 +174,42 @@ final class Sysmon implements Runnable {
     try {
       loop();
     } finally {
-      s.sysmonExit();
+      s.lock.lock();
+      try {
+        waiting = false;
+      } finally {
+        s.lock.unlock();
+      }
     }
   }
 
   private void loop() {
     long d = MIN_DELAY_NANOS;
     int idle = 0;
-    while (s.runState < Sched.TIDYING) {
+    while (s.runState < Scheduler.TIDYING) {
       LockSupport.parkNanos(this, d);
-      s.sysmonWakeups.increment();
+      s.counters.sysmonWakeups.increment();
       if (kicked) {
         kicked = false;
         idle = 0;
         d = MIN_DELAY_NANOS;
       }
-      if (s.sysmonMaySleep()) {
+      if (maySleep()) {
         delay = Long.MAX_VALUE;
-        // Woken by an M between tasks or by entersyscall (Sched.wakeSysmonIfWaiting). The timeout
+        // Woken by an M between tasks, by entersyscall or by a thread start (watch). The timeout
         // is the backstop for Ps that went busy with tasks that never return: they are looked at
         // within DEEP_SLEEP_NANOS (Go's deep sleep is bounded the same way, by a minute).
         do {
           LockSupport.parkNanos(this, DEEP_SLEEP_NANOS);
-        } while (s.sysmonWaiting && s.runState < Sched.TIDYING && s.sysmonMaySleep());
+        } while (waiting && s.runState < Scheduler.TIDYING && maySleep());
         d = MIN_DELAY_NANOS;
         idle = 0;
         delay = d;
         continue;
       }
       long now = System.nanoTime();
-      int n = retake(now) + s.sweepZombies();
+      int n = retake(now) + s.retake.sweepZombies() + s.threads.checkStarting(now);
+      wakeForQueuedWork();
       if (n == 0) {
         idle++;
       } else {
@@ -116,12 +220,28 @@ final class Sysmon implements Runnable {
     }
   }
 
+  /**
+   * The fallback for work nobody was woken for: queued work, an idle P and nobody spinning (a
+   * thread start failed or was written off, so the wakep that claimed a spinner came to nothing).
+   */
+  private void wakeForQueuedWork() {
+    Idle idle = s.idle;
+    boolean stuck = idle.npidle > 0 && idle.nmspinning() == 0 && s.global.size() != 0;
+    if (stuck && stuckLastRound) {
+      idle.wakep(); // two rounds in a row: nobody is coming (a failing factory retries at our pace)
+    }
+    stuckLastRound = stuck;
+  }
+
+  /** wakeForQueuedWork's view of the previous round (sysmon's thread only). */
+  private boolean stuckLastRound;
+
   int retake(long now) {
     int n = 0;
     long slice = s.config.timeSliceNanos();
     for (P pp : s.procs.all) {
-      int raw = pp.statusRaw();
-      int st = raw & 7;
+      long raw = pp.statusRaw();
+      int st = P.state(raw);
       if (st == P.Psyscall) {
         // Go notes the syscalltick on one round and retakes on the next; gmp stamps the call's
         // start in entersyscall, so a round that comes >= one tick (20 us) after it can act.
@@ -135,12 +255,12 @@ final class Sysmon implements Runnable {
         }
         // Don't retake a P with nothing to do for someone else, unless the call is long.
         if (pp.runq.isEmpty()
-            && s.nmspinning() + s.npidle > 0
+            && s.idle.nmspinning() + s.idle.npidle > 0
             && since < SYSCALL_RETAKE_NANOS) {
           continue;
         }
-        if (s.retakeSyscall(pp, raw)) { // CAS inside: exitsyscall's fast path races us
-          s.handoffp(pp);
+        if (s.retake.retakeSyscall(pp, raw)) { // CAS inside: exitsyscall's fast path races us
+          s.idle.handoffp(pp);
           n++;
         }
       } else if (st == P.Prunning) {
@@ -150,7 +270,7 @@ final class Sysmon implements Runnable {
           pp.sysmonSchedwhen = now;
         } else if (now - pp.sysmonSchedwhen >= slice && !pp.preempt()) {
           pp.setPreempt(true);
-          s.preemptionRequests.increment();
+          s.counters.preemptionRequests.increment();
         }
         n += retakeFromTask(pp, now, slice);
       }
@@ -158,16 +278,25 @@ final class Sysmon implements Runnable {
     return n;
   }
 
-  /** Retake a P whose M has been inside one task for a whole slice while work waits. */
+  /**
+   * Retake a P whose M has been inside one task for a whole slice while work waits. A task is
+   * named by its M and the M's completed count read on both sides of curg (a seqlock): the M
+   * clears curg before it bumps the count (release), so an unchanged count around a non-null curg
+   * means that G is task number count + 1 of this M, whatever object gFree recycled for it.
+   */
   private int retakeFromTask(P pp, long now, long slice) {
     M mp = pp.m();
     if (mp == null) {
       return 0;
     }
+    long c = mp.completedAcquire();
     G gp = mp.curg();
-    long c = mp.completed();
-    if (gp == null || pp.sysmonM != mp || pp.sysmonMcompleted != c) {
-      pp.sysmonM = gp == null ? null : mp;
+    if (gp == null || mp.completedAcquire() != c) {
+      pp.sysmonM = null; // between tasks
+      return 0;
+    }
+    if (pp.sysmonM != mp || pp.sysmonMcompleted != c) {
+      pp.sysmonM = mp; // first sight of this task
       pp.sysmonMcompleted = c;
       pp.sysmonMwhen = now;
       return 0;
@@ -176,16 +305,17 @@ final class Sysmon implements Runnable {
       return 0;
     }
     // Only if something waits that nobody else will take (Go's retake condition).
-    if (pp.runq.isEmpty() && (s.runq.size() == 0 || s.nmspinning() + s.npidle > 0)) {
+    if (pp.runq.isEmpty()
+        && (s.global.size() == 0 || s.idle.nmspinning() + s.idle.npidle > 0)) {
       return 0;
     }
-    Thread t = mp.thread;
+    Thread t = mp.runner;
     Thread.State ts = t == null ? Thread.State.RUNNABLE : t.getState();
     boolean blocked =
         ts == Thread.State.BLOCKED
             || ts == Thread.State.WAITING
             || ts == Thread.State.TIMED_WAITING;
-    if (s.retakeRunning(pp, mp, gp, blocked)) {
+    if (s.retake.retakeRunning(pp, mp, gp, c, blocked)) {
       pp.sysmonM = null;
       return 1;
     }

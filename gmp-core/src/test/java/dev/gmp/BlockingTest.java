@@ -49,7 +49,7 @@ class BlockingTest {
   /** The Ms' own view, for failure messages: which M still counts as spare, holding what. */
   static String describeMs(GmpExecutor ex) {
     StringBuilder b = new StringBuilder();
-    for (M m : ex.sched.allm) {
+    for (M m : ex.sched.threads.allm) {
       b.append(' ').append(m).append("{spare=").append(m.spare).append(", p=").append(m.p)
           .append(", curg=").append(m.curg() == null ? null : G.statusName(m.curg().status()))
           .append('}');
@@ -64,9 +64,8 @@ class BlockingTest {
    */
   @Test
   void aMarkedCallWithWorkQueuedBehindItHandsItsProcessorOnWithoutSysmon() {
-    GmpExecutor.Builder b = GmpExecutor.builder().parallelism(1).name("eager");
-    b.sysmon = false;
-    GmpExecutor ex = track(b.build());
+    GmpExecutor ex =
+        track(new GmpExecutor(GmpExecutor.builder().parallelism(1).name("eager").config(), false));
     CountDownLatch queuedRan = new CountDownLatch(1);
     AtomicBoolean sawIt = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(1);
@@ -333,7 +332,7 @@ class BlockingTest {
         }
       });
       awaitCondition("task BLOCKED on the monitor", () -> {
-        for (M m : ex.sched.allm) {
+        for (M m : ex.sched.threads.allm) {
           Thread t = m.thread;
           if (t != null && t.getState() == Thread.State.BLOCKED) {
             return true;

@@ -371,17 +371,32 @@ class RunQueueTest {
   }
 
   @Test
-  void putBatchFillsUpToCapacityAndLeavesRest() {
-    RunQueue q = new RunQueue();
-    GQueue batch = new GQueue();
-    for (int i = 0; i < 300; i++) {
-      batch.push(g(i));
+  void moveToKeepsOrderAndRunnext() {
+    RunQueue from = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < 10; i++) {
+      from.put(g(i), false, gq);
     }
-    q.putBatch(batch);
-    assertEquals(RunQueue.SIZE, q.size());
-    assertEquals(300 - RunQueue.SIZE, batch.size);
-    assertSame(null, q.runnextForTest());
-    assertEquals(0L, q.pollRing().goid);
-    assertEquals((long) RunQueue.SIZE, batch.pop().goid);
+    from.put(g(99), true, gq);
+    RunQueue to = new RunQueue();
+    from.moveTo(to);
+    assertTrue(from.isEmpty());
+    assertEquals(11, to.size());
+    assertEquals(99L, to.runnextForTest().goid);
+    for (int i = 0; i < 10; i++) {
+      assertEquals((long) i, to.pollRing().goid);
+    }
+    assertSame(null, to.pollRing());
+  }
+
+  @Test
+  void pollTakesTheRingThenRunnext() {
+    RunQueue q = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    q.put(g(1), false, gq);
+    q.put(g(2), true, gq);
+    assertEquals(1L, q.poll().goid);
+    assertEquals(2L, q.poll().goid);
+    assertSame(null, q.poll());
   }
 }

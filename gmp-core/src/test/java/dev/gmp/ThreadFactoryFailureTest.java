@@ -96,7 +96,7 @@ class ThreadFactoryFailureTest {
         TestSupport.await(spawned, "spawner ran");
         TestSupport.await(done, "round " + round + ": spawned tasks run on the only thread: "
             + ex.stats());
-        assertEquals(1, ex.stats().threads());
+        assertEquals(1, ex.stats().threads(), ex.stats() + BlockingTest.describeMs(ex));
       }
     }
   }

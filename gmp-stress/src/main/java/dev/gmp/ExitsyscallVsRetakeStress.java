@@ -31,7 +31,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 @Outcome(expect = FORBIDDEN, desc = "P0 owned by two Ms, or by none, or M1 without a P")
 @State
 public class ExitsyscallVsRetakeStress {
-  final Sched s = sched(2);
+  final Scheduler s = sched(2);
   final M m1 = mWithP(s, 1, false);
   final P p0 = m1.p;
   final G gp = g(1);
@@ -40,7 +40,7 @@ public class ExitsyscallVsRetakeStress {
     gp.setStatus(G.Grunning);
     m1.setCurg(gp);
     Syscall.entersyscall(m1, gp); // nothing queued yet, so the P stays attached (no eager handoff)
-    p0.runq.put(g(2), false, s.runq); // work that arrived behind the blocked call
+    p0.runq.put(g(2), false, s.global); // work that arrived behind the blocked call
     p0.sysmonSyscalltick = p0.syscalltick(); // sysmon saw this call on its previous round
   }
 
@@ -57,7 +57,7 @@ public class ExitsyscallVsRetakeStress {
   @Arbiter
   public void arbiter(L_Result r) {
     int owners = (m1.p == p0 && p0.status() == P.Prunning ? 1 : 0) + handedTo(s, p0);
-    String spare = " nmspare=" + s.nmspare;
+    String spare = " nmspare=" + s.threads.nmspare;
     if (owners == 1 && m1.p == p0) {
       r.r1 = "M1 kept P0" + spare;
     } else if (owners == 1 && m1.p != null) {

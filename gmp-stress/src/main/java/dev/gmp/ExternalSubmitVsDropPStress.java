@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 
 /**
  * An outside submitter injects into the global queue without the lock while M1 (not spinning,
- * nothing found) drops its P (Schedule.dropP); P2 is busy, so no P is idle when the race starts.
+ * nothing found) drops its P (SchedulingLoop.dropP); P2 is busy, so no P is idle when the race starts.
  * Either dropP sees the task (and M1 takes it), or M1 sees needspinning after idling its P (and
  * spins), or the submitter sees the idle P (and wakep starts an M). Forbidden: the task queued, a
  * P idle, nobody spinning or started. Mutation: gmp.mutate.externalWakeIfIdle (the submitter
@@ -30,7 +30,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 @Outcome(expect = FORBIDDEN, desc = "unexpected state")
 @State
 public class ExternalSubmitVsDropPStress {
-  final Sched s = sched(2);
+  final Scheduler s = sched(2);
   final M m1 = mWithP(s, 1, false);
   final M m2 = mWithP(s, 2, false); // holds P2, so no P is idle when the race starts
   final P p1 = m1.p;
@@ -38,7 +38,7 @@ public class ExternalSubmitVsDropPStress {
 
   @Actor
   public void mDropsP() {
-    taken = Schedule.dropP(m1, p1);
+    taken = SchedulingLoop.dropP(m1, p1);
   }
 
   @Actor
@@ -48,8 +48,8 @@ public class ExternalSubmitVsDropPStress {
 
   @Arbiter
   public void arbiter(L_Result r) {
-    boolean queued = s.runq.size() != 0;
-    if (taken != null && taken != Schedule.RETRY && !queued && m1.p == p1) {
+    boolean queued = s.global.size() != 0;
+    if (taken != null && taken != SchedulingLoop.RETRY && !queued && m1.p == p1) {
       r.r1 = "M1 took it " + StressSupport.wakeState(s);
     } else {
       r.r1 = StressSupport.wakeVerdict(s, m1, queued);

@@ -55,7 +55,7 @@ public class GlobalBatchStress {
   @Actor
   public void getBatch() {
     G first;
-    gq.lock.lock(); // as Schedule.findRunnable does
+    gq.lock.lock(); // as SchedulingLoop.findRunnable does
     try {
       first = gq.getBatch(other, 2);
     } finally {

@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 
 /**
  * Go 1.20's needspinning race (seed 9.3.5), on the production code. M1 is NOT spinning and found
- * nothing: it drops its P (Schedule.dropP). M2 spawns a task (Sched.submitLocal) and, finding no
+ * nothing: it drops its P (SchedulingLoop.dropP). M2 spawns a task (Scheduler.submitLocal) and, finding no
  * idle P and no spinner, sets needspinning. Either M1 sees the flag (before or after putting its
  * P on the idle list) and spins instead of parking, or wakep sees the idle P and starts an M.
  * Forbidden: a P idle, the task queued, nobody spinning or started (Go 1.17's lost wake-up).
@@ -29,7 +29,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 @Outcome(expect = FORBIDDEN, desc = "unexpected state")
 @State
 public class NeedspinningStress {
-  final Sched s = sched(2);
+  final Scheduler s = sched(2);
   final M m1 = mWithP(s, 1, false);
   final M m2 = mWithP(s, 2, false);
   final P p1 = m1.p;
@@ -37,7 +37,7 @@ public class NeedspinningStress {
 
   @Actor
   public void mDropsP() {
-    Schedule.dropP(m1, p1);
+    SchedulingLoop.dropP(m1, p1);
   }
 
   @Actor

@@ -15,8 +15,8 @@ import org.openjdk.jcstress.infra.results.L_Result;
 
 /**
  * The StoreLoad protocol of seed 9.3.5, on the production code. M1 is the only spinner and found
- * nothing: it drops its P (Schedule.dropP), leaves spinning and rechecks every queue
- * (Schedule.spinnerLastLook). M2, running a task on P2, spawns one (Sched.submitLocal: runnext
+ * nothing: it drops its P (SchedulingLoop.dropP), leaves spinning and rechecks every queue
+ * (SchedulingLoop.spinnerLastLook). M2, running a task on P2, spawns one (Scheduler.submitLocal: runnext
  * CAS, then wakep reads nmspinning). Either the spinner's recheck sees the task and takes a P
  * back, or the submitter sees no spinner and starts an M on the idle P. Forbidden: the task is
  * queued, P1 idle, and nobody will look. Mutations: gmp.mutate.noRecheck,
@@ -31,7 +31,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 @Outcome(expect = FORBIDDEN, desc = "unexpected state")
 @State
 public class SpinnerRecheckVsSubmitStress {
-  final Sched s = sched(2);
+  final Scheduler s = sched(2);
   final M m1 = mWithP(s, 1, true);
   final M m2 = mWithP(s, 2, false);
   final P p1 = m1.p;
@@ -39,9 +39,9 @@ public class SpinnerRecheckVsSubmitStress {
 
   @Actor
   public void spinnerDropsP() {
-    G gp = Schedule.dropP(m1, p1);
+    G gp = SchedulingLoop.dropP(m1, p1);
     if (gp == null && m1.spinning) {
-      Schedule.spinnerLastLook(m1);
+      SchedulingLoop.spinnerLastLook(m1);
     }
   }
 
@@ -54,13 +54,13 @@ public class SpinnerRecheckVsSubmitStress {
   public void arbiter(L_Result r) {
     boolean queued = p2.runq.runnextForTest() != null;
     boolean back = m1.p != null;
-    int started = s.allm.length;
-    String state = "npidle=" + s.npidle + " nmspinning=" + s.nmspinning();
+    int started = s.threads.allm.length;
+    String state = "npidle=" + s.idle.npidle + " nmspinning=" + s.idle.nmspinning();
     if (!queued) {
       r.r1 = "LOST task " + state;
     } else if (back && started == 0) {
       r.r1 = "recheck took a P back " + state;
-    } else if (!back && started == 1 && s.npidle == 0) {
+    } else if (!back && started == 1 && s.idle.npidle == 0) {
       r.r1 = "wakep started an M " + state;
     } else if (!back && started == 0) {
       r.r1 = "NOBODY " + state;

@@ -103,19 +103,19 @@ final class StressSupport {
    * A scheduler with {@code nprocs} idle Ps, no sysmon thread, and Ms that startm creates but
    * never runs (their P stays in {@code nextp}, which the tests read as "handed to an M").
    */
-  static Sched sched(int nprocs) {
+  static Scheduler sched(int nprocs) {
     Config c =
-        new Config(nprocs, 64, 8, 10_000_000L, 60_000_000_000L, "stress", UNSTARTED, null);
-    return new Sched(null, c, false);
+        new Config(nprocs, 64, 8, 10_000_000L, 60_000_000_000L, "stress", UNSTARTED, null, null);
+    return new Scheduler(c, false);
   }
 
   /** An M of s holding an idle P of s (taken off the idle list), optionally spinning. */
-  static M mWithP(Sched s, long id, boolean spinning) {
+  static M mWithP(Scheduler s, long id, boolean spinning) {
     M m = new M(s, id);
     P pp;
     s.lock.lock();
     try {
-      pp = s.pidleget();
+      pp = s.idle.pidleget();
     } finally {
       s.lock.unlock();
     }
@@ -123,7 +123,7 @@ final class StressSupport {
       throw new IllegalStateException("acquirep failed");
     }
     if (spinning) {
-      s.becomeSpinning(m);
+      s.idle.becomeSpinning(m);
     }
     return m;
   }
@@ -133,15 +133,15 @@ final class StressSupport {
    * tests: the task lost, m1 kept a P and spins, wakep started an M for the idle P, or NOBODY
    * (a P idle, the task queued, nobody spinning or started: the lost wake-up).
    */
-  static String wakeVerdict(Sched s, M m1, boolean queued) {
+  static String wakeVerdict(Scheduler s, M m1, boolean queued) {
     boolean spins = m1.p != null && m1.spinning;
-    int started = s.allm.length;
+    int started = s.threads.allm.length;
     String state = wakeState(s);
     if (!queued) {
       return "LOST task " + state;
     } else if (spins && started == 0) {
       return "M1 spins " + state;
-    } else if (m1.p == null && started == 1 && s.npidle == 0) {
+    } else if (m1.p == null && started == 1 && s.idle.npidle == 0) {
       return "wakep started an M " + state;
     } else if (m1.p == null && started == 0) {
       return "NOBODY " + state;
@@ -150,15 +150,15 @@ final class StressSupport {
         + " " + state;
   }
 
-  static String wakeState(Sched s) {
-    return "npidle=" + s.npidle + " nmspinning=" + s.nmspinning() + " needspinning="
-        + s.needspinning;
+  static String wakeState(Scheduler s) {
+    return "npidle=" + s.idle.npidle + " nmspinning=" + s.idle.nmspinning() + " needspinning="
+        + s.idle.needspinning;
   }
 
   /** How many Ms startm created and handed {@code pp} to (through nextp). */
-  static int handedTo(Sched s, P pp) {
+  static int handedTo(Scheduler s, P pp) {
     int n = 0;
-    for (M m : s.allm) {
+    for (M m : s.threads.allm) {
       if (m.nextp == pp) {
         n++;
       }

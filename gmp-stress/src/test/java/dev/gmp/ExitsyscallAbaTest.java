@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * own return keeps P0; nobody is left counted spare.
  *
  * <p>History: with a generation-blind fast-path CAS, M1 won P0 from M2 (two owners), and the
- * interim repair (Sched.exitsyscallReclaimed, marking M2 spare) leaked nmspare when M2 had
+ * interim repair (Syscall.exitsyscallSlow, marking M2 spare) leaked nmspare when M2 had
  * already returned from its call: the soak caught it as a round that never terminated after
  * shutdown (every P idle, queues empty, spareThreads=1). gmp-core 98c0f65 went back to the
  * token CAS (P.exitSyscall), which this test pins down.
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ExitsyscallAbaTest {
   @Test
   void aReturningMNeverTakesItsOldPFromAnotherMsCall() {
-    Sched s = StressSupport.sched(2);
+    Scheduler s = StressSupport.sched(2);
     M m1 = StressSupport.mWithP(s, 1, false);
     P p0 = m1.p;
     P p1 = s.procs.all[1];
@@ -28,11 +28,11 @@ class ExitsyscallAbaTest {
     g1.setStatus(G.Grunning);
     m1.setCurg(g1);
     Syscall.entersyscall(m1, g1); // nothing queued yet: P0 stays attached (no eager handoff)
-    p0.runq.put(StressSupport.g(3), false, s.runq); // work waits: the retake hands P0 off
+    p0.runq.put(StressSupport.g(3), false, s.global); // work waits: the retake hands P0 off
     p0.sysmonSyscalltick = p0.syscalltick();
     s.sysmon.retake(System.nanoTime() + 1_000_000_000L); // M1's call retaken, P0 to a new M
-    assertEquals(1, s.nmspare, "M1 is spare while its call runs P-less");
-    M m2 = s.allm[0];
+    assertEquals(1, s.threads.nmspare, "M1 is spare while its call runs P-less");
+    M m2 = s.threads.allm[0];
     assertSame(p0, m2.nextp);
     m2.nextp = null;
     assertEquals(true, s.acquirep(m2, p0));
@@ -45,12 +45,12 @@ class ExitsyscallAbaTest {
     Syscall.exitsyscall(m1, g1); // must not win P0 (Psyscall again, but M2's call)
     assertSame(p1, m1.p, "M1 took the idle P1 through the slow path");
     assertEquals(P.Psyscall, p0.status(), "P0 still belongs to M2's call");
-    assertEquals(0, s.nmspare, "M1 left its call and holds a P: not spare");
+    assertEquals(0, s.threads.nmspare, "M1 left its call and holds a P: not spare");
 
     Syscall.exitsyscall(m2, g2);
     assertSame(p0, m2.p, "M2's fast path keeps P0");
     assertSame(m2, p0.m());
     assertEquals(P.Prunning, p0.status());
-    assertEquals(0, s.nmspare);
+    assertEquals(0, s.threads.nmspare);
   }
 }

@@ -28,17 +28,23 @@ public class GlobalQueueLincheckTest {
   }
 
   @Operation
-  public void putBatch() {
+  public void putRing() {
+    RunQueue ring = new RunQueue();
+    for (int i = 0; i < 3; i++) {
+      ring.put(StressSupport.g(nextId++), false, gq);
+    }
     gq.lock.lock();
     try {
-      GQueue b = new GQueue();
-      for (int i = 0; i < 3; i++) {
-        b.push(StressSupport.g(nextId++));
-      }
-      gq.putBatch(b);
+      gq.putRing(ring);
     } finally {
       gq.lock.unlock();
     }
+  }
+
+  /** An outside submitter: lock-free, as Scheduler.submitExternal. */
+  @Operation
+  public void inject() {
+    gq.inject(StressSupport.g(nextId++));
   }
 
   @Operation
@@ -86,10 +92,14 @@ public class GlobalQueueLincheckTest {
       q.addLast(nextId++);
     }
 
-    public void putBatch() {
+    public void putRing() {
       for (int i = 0; i < 3; i++) {
         q.addLast(nextId++);
       }
+    }
+
+    public void inject() {
+      q.addLast(nextId++);
     }
 
     public Integer get() {

@@ -22,14 +22,14 @@ import org.junit.jupiter.api.Test;
 class SyscallRetakeSpareLeakTest {
   @Test
   void anMThatLeftItsBlockingCallWithAPIsNeverCountedSpare() throws Exception {
-    Sched s = StressSupport.sched(2);
+    Scheduler s = StressSupport.sched(2);
     M m1 = StressSupport.mWithP(s, 1, false);
     P p0 = m1.p;
     G gp = StressSupport.g(1);
     gp.setStatus(G.Grunning);
     m1.setCurg(gp);
     Syscall.entersyscall(m1, gp); // nothing queued yet: P0 stays attached (no eager handoff)
-    p0.runq.put(StressSupport.g(2), false, s.runq); // work waits: retake goes ahead
+    p0.runq.put(StressSupport.g(2), false, s.global); // work waits: retake goes ahead
     p0.sysmonSyscalltick = p0.syscalltick();
 
     Thread sysmon = new Thread(() -> s.sysmon.retake(System.nanoTime()), "retake");
@@ -55,6 +55,6 @@ class SyscallRetakeSpareLeakTest {
 
     assertSame(s.procs.all[1], m1.p, "M1 runs on with the other P");
     assertEquals(1, StressSupport.handedTo(s, p0), "P0 went to exactly one new M");
-    assertEquals(0, s.nmspare, "M1 holds a P and left its blocking call: it is not a spare M");
+    assertEquals(0, s.threads.nmspare, "M1 holds a P and left its blocking call: it is not a spare M");
   }
 }

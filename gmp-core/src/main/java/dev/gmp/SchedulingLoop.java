@@ -5,35 +5,28 @@ package dev.gmp;
  * order: the 61-tick global check, runnext, the local ring, a global batch, stealing, then drop
  * the P, leave spinning, StoreLoad, recheck everything, park.
  */
-final class Schedule {
+final class SchedulingLoop {
   /** Go's stealTries. */
   static final int STEAL_TRIES = 4;
 
-  private Schedule() {}
+  private SchedulingLoop() {}
 
   /** mstart: the first P comes through nextp from startm. */
   static void mstart(M m) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     P pp = m.nextp;
     m.nextp = null;
-    if (pp != null && !s.acquirep(m, pp)) {
-      m.spinning = spinningLost(m);
+    if (pp != null && !s.acquirep(m, pp) && m.spinning) {
+      s.idle.dropSpinning(m); // the P was retired on its way to us: we spin for nothing
     }
     schedule(m);
   }
 
-  private static boolean spinningLost(M m) {
-    if (m.spinning) {
-      m.sched.dropSpinning(m);
-    }
-    return false;
-  }
-
   static void schedule(M m) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     for (; ; ) {
-      if (s.sysmonWaiting) { // volatile read; true only after an idle period
-        s.wakeSysmonIfWaiting();
+      if (s.sysmon.waiting) { // volatile read; true only after an idle period
+        s.sysmon.wakeIfWaiting();
       }
       G gp = findRunnable(m);
       if (gp == null) {
@@ -42,7 +35,7 @@ final class Schedule {
       // This M is going to run a task and is no longer spinning: if it was the last spinner,
       // start another so that no submission waits for a P while one is idle.
       if (m.spinning) {
-        s.resetspinning(m);
+        s.idle.resetspinning(m);
       }
       if (gp.lockedm != null) {
         if (!startlockedm(m, gp)) {
@@ -56,7 +49,7 @@ final class Schedule {
 
   /** Runs gp on m. A runnext G inherits the time slice: schedtick does not advance. */
   static void execute(M m, G gp, boolean inheritTime) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     P pp = m.p;
     if (!inheritTime) {
       pp.incSchedtick();
@@ -66,11 +59,11 @@ final class Schedule {
     Thread t = Thread.currentThread();
     // A stale interrupt (Future.cancel(true) of the previous task) must not leak into this one,
     // but a shutdownNow interrupt must stay: clear, then re-check the state (as TPE does).
-    if (s.runState >= Sched.STOP) {
+    if (s.runState >= Scheduler.STOP) {
       if (!t.isInterrupted()) {
         t.interrupt();
       }
-    } else if (Thread.interrupted() && s.runState >= Sched.STOP) {
+    } else if (Thread.interrupted() && s.runState >= Scheduler.STOP) {
       t.interrupt();
     }
     Runnable task = gp.task;
@@ -96,26 +89,26 @@ final class Schedule {
    * rather than run gp here, hand our P to that M and park this one.
    */
   private static boolean startlockedm(M m, G gp) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     P pp = m.p;
     // CAS: setParallelism may have retired our P; then gp goes back to the queue for a live P.
     if (!pp.casStatus(P.Prunning, P.Pidle)) {
       s.lock.lock();
       try {
-        s.runq.put(gp);
+        s.global.put(gp);
       } finally {
         s.lock.unlock();
       }
-      s.dropOrphan(m);
+      s.retake.dropOrphan(m);
       return true;
     }
     s.releasep(m); // the P is now in transit (Pidle, on no list): the target's acquirep takes it
     M target = gp.lockedm;
     target.nextp = pp;
     if (target.wakeup()) {
-      s.unparks.increment();
+      s.counters.unparks.increment();
     }
-    return s.stopm(m);
+    return s.idle.stopm(m);
   }
 
   /**
@@ -123,20 +116,20 @@ final class Schedule {
    * is nothing; null when m must exit.
    */
   static G findRunnable(M m) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     for (; ; ) {
       P pp = m.p;
       if (pp == null) {
-        if (!s.reacquire(m)) {
+        if (!s.idle.reacquire(m)) {
           return null;
         }
         continue;
       }
       if (pp.status() == P.Pdead) { // retired or retaken while we ran a task
         if (m.spinning) {
-          s.dropSpinning(m);
+          s.idle.dropSpinning(m);
         }
-        s.dropOrphan(m);
+        s.retake.dropOrphan(m);
         continue;
       }
       if (pp.preempt()) {
@@ -147,7 +140,7 @@ final class Schedule {
         if (next != null) {
           s.lock.lock();
           try {
-            s.runq.put(next);
+            s.global.put(next);
           } finally {
             s.lock.unlock();
           }
@@ -156,11 +149,11 @@ final class Schedule {
 
       // Fairness: every 61st tick look at the global queue first, so that two tasks respawning
       // each other through the local queue cannot starve it.
-      if (Switches.GLOBAL_CHECK_61 && pp.schedtick() % 61 == 0 && s.runq.size() > 0) {
+      if (Switches.GLOBAL_CHECK_61 && pp.schedtick() % 61 == 0 && s.global.size() > 0) {
         G gp;
         s.lock.lock();
         try {
-          gp = s.runq.get();
+          gp = s.global.get();
         } finally {
           s.lock.unlock();
         }
@@ -181,10 +174,10 @@ final class Schedule {
         return gp;
       }
 
-      if (s.runq.size() > 0) {
+      if (s.global.size() > 0) {
         s.lock.lock();
         try {
-          gp = s.runq.getBatch(pp, s.gomaxprocs);
+          gp = s.global.getBatch(pp, s.gomaxprocs);
         } finally {
           s.lock.unlock();
         }
@@ -197,9 +190,9 @@ final class Schedule {
       // Spin (steal) only while fewer than half the busy Ps have a spinner.
       if (m.spinning
           || !Switches.SPIN_LIMIT
-          || 2 * s.nmspinning() < s.gomaxprocs - s.npidle) {
+          || 2 * s.idle.nmspinning() < s.gomaxprocs - s.idle.npidle) {
         if (!m.spinning) {
-          s.becomeSpinning(m);
+          s.idle.becomeSpinning(m);
         }
         gp = stealWork(m, pp);
         if (gp != null) {
@@ -219,7 +212,7 @@ final class Schedule {
       if (m.spinning && spinnerLastLook(m)) {
         continue;
       }
-      if (!s.stopm(m)) {
+      if (!s.idle.stopm(m)) {
         return null;
       }
     }
@@ -234,33 +227,38 @@ final class Schedule {
    * that gmp-stress can race it against a submitter (the needspinning protocol).
    */
   static G dropP(M m, P pp) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
+    Idle idle = s.idle;
     s.lock.lock();
     try {
-      if (s.runq.size() != 0) {
-        m.inheritTime = false;
-        return s.runq.getBatch(pp, s.gomaxprocs);
+      if (s.global.liveSizeLocked() != 0) {
+        G gp = s.global.getBatch(pp, s.gomaxprocs);
+        if (gp != null) {
+          m.inheritTime = false;
+          return gp;
+        }
+        // Only claimed-but-unfilled injection slots: their producers call wakep once filled.
       }
       if (pp.status() == P.Pdead) {
         return RETRY; // handled at the top
       }
-      if (!m.spinning && s.needspinning == 1 && !Mutations.NO_NEEDSPINNING) {
-        // Go 1.20: a submitter found no idle P; instead of parking, spin and look again.
-        s.becomeSpinning(m);
+      if (!m.spinning && idle.needspinning == 1 && !Mutations.NO_NEEDSPINNING) {
+        // Go 1.20: work found no idle P; instead of parking, spin and look again.
+        idle.becomeSpinning(m);
         return RETRY;
       }
       s.releasep(m);
-      s.pidleput(pp);
-      // npidle++ (volatile) above, then this volatile read: pairs with wakep's
-      // "needspinning = 1, then read npidle" (Dekker), so one side sees the other.
-      if (!m.spinning && s.needspinning == 1 && !Mutations.NO_NEEDSPINNING) {
-        P back = s.pidleget();
+      idle.pidleput(pp);
+      // Dekker (B), dropP's side: npidle++ (volatile) above, then this volatile read, against
+      // wakep's "needspinning = 1, then read npidle": one side sees the other.
+      if (!m.spinning && idle.needspinning == 1 && !Mutations.NO_NEEDSPINNING) {
+        P back = idle.pidleget();
         if (back != null && s.acquirep(m, back)) {
-          s.becomeSpinning(m);
+          idle.becomeSpinning(m);
           return RETRY;
         }
       } else {
-        s.tryTidyLocked();
+        Lifecycle.tryTidyLocked(s);
       }
       return null;
     } finally {
@@ -271,36 +269,47 @@ final class Schedule {
   /**
    * A spinning M that dropped its P: leave spinning first, then (after the full barrier of the
    * decrement) recheck every queue: a submitter that saw us spinning did not wake anyone, so we
-   * must see its work. True if work showed up and m holds a P again (and spins).
+   * must see its work (Dekker (A), spinner side). True if work showed up and m holds a P again
+   * (and spins).
    */
   static boolean spinnerLastLook(M m) {
-    m.sched.dropSpinning(m);
+    m.sched.idle.dropSpinning(m);
     if (Mutations.NO_RECHECK) {
       return false;
     }
     return recheck(m);
   }
 
-  /** The spinner's last look after dropping its P: takes an idle P back if any work shows up. */
+  /**
+   * The spinner's last look after dropping its P: takes an idle P back if any work shows up. With
+   * work visible and no idle P (Ms returning from blocking calls took them), it sets needspinning
+   * as Go's pidlegetSpinning does, so the next M to drop a P spins instead of parking: otherwise
+   * the work could wait beside a P idled later until some long task ends. Both sides hold the
+   * lock, so no fence argument is needed.
+   */
   private static boolean recheck(M m) {
-    Sched s = m.sched;
-    if (!s.workVisible()) {
+    Scheduler s = m.sched;
+    Idle idle = s.idle;
+    if (!idle.workVisible()) {
       return false;
     }
     P pp;
     s.lock.lock();
     try {
-      pp = s.pidleget();
+      pp = idle.pidleget();
+      if (pp == null && !Mutations.NO_PIDLEGET_SPINNING) {
+        idle.needspinning = 1; // volatile write under the lock; dropP reads it under the lock
+      }
     } finally {
       s.lock.unlock();
     }
     if (pp == null) {
-      return false; // every P is busy: their Ms will get to the work
+      return false;
     }
     if (!s.acquirep(m, pp)) {
       return true; // retired in transit; loop and try again
     }
-    s.becomeSpinning(m);
+    idle.becomeSpinning(m);
     return true;
   }
 
@@ -310,7 +319,7 @@ final class Schedule {
    * pass may take a victim's runnext.
    */
   static G stealWork(M m, P pp) {
-    Sched s = m.sched;
+    Scheduler s = m.sched;
     for (int i = 0; i < STEAL_TRIES; i++) {
       boolean last = i == STEAL_TRIES - 1;
       Procs procs = s.procs;
@@ -337,7 +346,7 @@ final class Schedule {
           return gp;
         }
       }
-      if (s.runq.size() != 0) {
+      if (s.global.size() != 0) {
         return null; // new global work: go back and take it the cheap way
       }
     }

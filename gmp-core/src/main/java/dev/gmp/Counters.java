@@ -1,0 +1,69 @@
+package dev.gmp;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The scheduler's counters of rare events and the {@link GmpStats} snapshot built from them and
+ * from the live structures (Tokio's stats.rs). Per-task counts (completed, steals) live on each M,
+ * single-writer, and are summed here.
+ */
+final class Counters {
+  final LongAdder parks = new LongAdder();
+  final LongAdder unparks = new LongAdder();
+  final LongAdder threadStartFailures = new LongAdder();
+  final LongAdder handoffs = new LongAdder();
+  final LongAdder retakes = new LongAdder();
+  final LongAdder preemptionRequests = new LongAdder();
+  final LongAdder sysmonWakeups = new LongAdder();
+
+  /** A snapshot; fields are read without stopping anything, so may be from different instants. */
+  static GmpStats snapshot(Scheduler s) {
+    P[] all = s.procs.all;
+    int local = 0;
+    for (P pp : all) {
+      local += pp.runq.size();
+    }
+    int running = 0;
+    int syscall = 0;
+    int waiting = 0;
+    long completed = s.threads.retiredCompleted;
+    long steals = s.threads.retiredSteals;
+    for (M m : s.threads.allm) {
+      completed += m.completed();
+      steals += m.steals();
+      G g = m.curg();
+      if (g != null) {
+        switch (g.status()) {
+          case G.Grunning -> running++;
+          case G.Gsyscall -> syscall++;
+          case G.Gwaiting -> waiting++;
+          default -> {}
+        }
+      }
+    }
+    Counters c = s.counters;
+    int global = Math.max(0, s.global.size());
+    return new GmpStats(
+        s.gomaxprocs,
+        s.threads.mcount,
+        s.idle.nmidle,
+        s.idle.nmspinning(),
+        s.idle.npidle,
+        global,
+        local,
+        global + local,
+        running,
+        syscall,
+        waiting,
+        completed,
+        steals,
+        c.parks.sum(),
+        c.unparks.sum(),
+        c.threadStartFailures.sum(),
+        c.handoffs.sum(),
+        c.retakes.sum(),
+        c.preemptionRequests.sum(),
+        s.threads.nmspare,
+        c.sysmonWakeups.sum());
+  }
+}

@@ -1,0 +1,417 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/** Padding before the words every submit reads and every spinner writes. */
+abstract class IdlePad0 {
+  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/** The spinning words (Go's sched.nmspinning, npidle, needspinning), on their own lines. */
+abstract class IdleHot extends IdlePad0 {
+  /** Spinning Ms. Accessed through Idle.NMSPINNING (getVolatile / CAS / getAndAdd). */
+  volatile int nmspinning;
+
+  /** Idle Ps (Go's npidle); volatile: it takes part in the needspinning protocol. */
+  volatile int npidle;
+
+  /** Go 1.20's needspinning: work found no idle P; an M about to drop its P must spin. */
+  volatile int needspinning;
+}
+
+abstract class IdlePad1 extends IdleHot {
+  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
+}
+
+/** The idle lists, written under the scheduler lock on every park and unpark. */
+abstract class IdleLists extends IdlePad1 {
+  P pidle;
+  M midle;
+  /** Idle Ms; guarded by the lock, volatile for stats. */
+  volatile int nmidle;
+}
+
+abstract class IdlePad2 extends IdleLists {
+  long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55;
+}
+
+/**
+ * Idle Ps and Ms and the spinning protocol (seed 000 section 9.3.5): wakep, startm, stopm,
+ * handoffp, the idle-P and idle-M lists (Go's pidle and midle), needspinning. The Dekker pairs
+ * are listed in Scheduler's overview; each site here says which side it is.
+ */
+final class Idle extends IdlePad2 {
+  private static final VarHandle NMSPINNING;
+
+  static {
+    try {
+      NMSPINNING = MethodHandles.lookup().findVarHandle(IdleHot.class, "nmspinning", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final Scheduler s;
+
+  Idle(Scheduler s) {
+    this.s = s;
+  }
+
+  int nmspinning() {
+    return (int) NMSPINNING.getVolatile(this);
+  }
+
+  // ---------------------------------------------------------------- spinning and waking
+
+  /**
+   * wakep: start one spinning M on an idle P, only if no M is spinning already. When no P is idle
+   * it sets needspinning instead (Go 1.20), without the lock. Dekker (B): needspinning = 1, then
+   * read npidle, against dropP's npidle++ then read needspinning: one side sees the other.
+   */
+  void wakep() {
+    if (nmspinning() != 0) {
+      return;
+    }
+    if (npidle == 0) {
+      if (needspinning == 0) {
+        needspinning = 1;
+      }
+      if (npidle == 0) {
+        return;
+      }
+    }
+    if (!NMSPINNING.compareAndSet(this, 0, 1)) { // CAS: only one waker wins the right to spin up
+      return;
+    }
+    M nmp;
+    s.lock.lock();
+    try {
+      // pidleget and mget under one acquisition of the lock (one round trip per wake-up).
+      P pp = pidleget();
+      if (pp == null) {
+        needspinning = 1;
+        NMSPINNING.getAndAdd(this, -1);
+        return;
+      }
+      nmp = claimMLocked(pp, true);
+    } finally {
+      s.lock.unlock();
+    }
+    launch(nmp);
+  }
+
+  void becomeSpinning(M m) {
+    m.spinning = true;
+    NMSPINNING.getAndAdd(this, 1);
+    needspinning = 0;
+  }
+
+  /**
+   * resetspinning: a spinner found work; if it was the last, wake another so none is missed. Go
+   * wakes unconditionally; here only if work is still visible after the decrement. Dekker (A,
+   * spinner side): a submitter that saw us spinning skipped its wakep, and its put + StoreLoad
+   * pairs with the full barrier of our getAndAdd, so either it saw nmspinning == 0 and woke
+   * someone itself, or we see its work now.
+   */
+  void resetspinning(M m) {
+    m.spinning = false;
+    NMSPINNING.getAndAdd(this, -1); // full barrier before the queue reads below
+    if (Switches.SPIN_WAKE_ALWAYS || workVisible()) {
+      wakep();
+    }
+  }
+
+  /**
+   * Whether any queue holds a G another M could take (the global queue, injection side included,
+   * or any P's ring and runnext; volatile reads). Both spinner-side halves of Dekker (A) ask it
+   * after their full barrier: resetspinning, and the spinner's last look (SchedulingLoop.recheck).
+   */
+  boolean workVisible() {
+    if (s.global.size() != 0) {
+      return true;
+    }
+    for (P p : s.procs.all) {
+      if (!p.runq.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Leaves the spinning state; getAndAdd is a full barrier before the caller's rechecks. */
+  void dropSpinning(M m) {
+    m.spinning = false;
+    if (Mutations.DROP_SPINNING_NO_FENCE) {
+      NMSPINNING.setRelease(this, (int) NMSPINNING.getAcquire(this) - 1);
+      return;
+    }
+    NMSPINNING.getAndAdd(this, -1);
+  }
+
+  /** A spinning claim that came to nothing (no thread could be had): undo its count. */
+  void unclaimSpinning() {
+    NMSPINNING.getAndAdd(this, -1);
+  }
+
+  /** handoffp's claim of the right to start a spinner when nobody spins and no P is idle. */
+  boolean claimSpinning() {
+    return nmspinning() + npidle == 0 && NMSPINNING.compareAndSet(this, 0, 1);
+  }
+
+  // ---------------------------------------------------------------- startm / stopm
+
+  /** startm: run {@code pp} on an idle M, or a new one (see Threads#newm for failures). */
+  void startm(P pp, boolean spinning) {
+    M nmp;
+    s.lock.lock();
+    try {
+      nmp = claimMLocked(pp, spinning);
+    } finally {
+      s.lock.unlock();
+    }
+    launch(nmp);
+  }
+
+  /**
+   * The locked half of startm: an idle M, or a new one (NEW: no thread yet), with pp in nextp;
+   * null if no M can be had (then pp went back through {@link #returnPLocked}). Lock held.
+   */
+  M claimMLocked(P pp, boolean spinning) {
+    M nmp = mget();
+    if (nmp == null) {
+      nmp = s.threads.allocmLocked();
+      if (nmp == null) {
+        s.threads.startFailedLocked(null);
+        if (spinning) {
+          unclaimSpinning();
+        }
+        returnPLocked(pp);
+        return null;
+      }
+    }
+    nmp.spinning = spinning;
+    nmp.nextp = pp;
+    return nmp;
+  }
+
+  /** The unlocked half of startm: start the new M's thread, or wake the idle one. */
+  void launch(M nmp) {
+    if (nmp == null) {
+      return;
+    }
+    if (nmp.life() == M.NEW) {
+      s.threads.newm(nmp);
+    } else if (nmp.wakeup()) {
+      s.counters.unparks.increment();
+    }
+  }
+
+  /**
+   * Gives back a P that no M will run (a failed or written-off thread start, an exiting M): its
+   * ring moves to the global queue (an idle P must have an empty ring: thieves skip idle Ps), and
+   * with work queued it goes to an idle M rather than next to the work; else to the idle list.
+   * Lock held.
+   */
+  void returnPLocked(P pp) {
+    s.global.putRing(pp.runq);
+    if (s.global.liveSizeLocked() != 0 && pp.status() != P.Pdead) {
+      M idleM = mget();
+      if (idleM != null) {
+        idleM.spinning = false;
+        idleM.nextp = pp;
+        if (idleM.wakeup()) {
+          s.counters.unparks.increment();
+        }
+        return;
+      }
+    }
+    pidleput(pp);
+    Lifecycle.tryTidyLocked(s);
+  }
+
+  /**
+   * stopm: park this M on the idle list until startm hands it a P. Returns false when the M must
+   * exit instead (the executor terminates, or the M idled past keepAlive while more Ms exist than
+   * Ps need).
+   */
+  boolean stopm(M m) {
+    for (; ; ) {
+      P ready = null;
+      s.lock.lock();
+      try {
+        if (s.runState >= Scheduler.TIDYING) {
+          return false;
+        }
+        if (s.global.liveSizeLocked() != 0) {
+          // Work queued next to an idle P that nobody was started for (a failed thread start
+          // while we were between dropping our P and parking): take it instead of parking.
+          ready = pidleget();
+        }
+        if (ready == null) {
+          mput(m);
+        }
+      } finally {
+        s.lock.unlock();
+      }
+      if (ready != null) {
+        if (s.acquirep(m, ready)) {
+          return true;
+        }
+        continue;
+      }
+      s.counters.parks.increment();
+      while (!m.sleep(s.config.keepAliveNanos())) {
+        s.lock.lock();
+        try {
+          if (m.onIdleList && s.threads.mcount > s.gomaxprocs) {
+            mremove(m);
+            return false;
+          }
+        } finally {
+          s.lock.unlock();
+        }
+        // Still needed (or a wake-up is on its way): keep waiting.
+      }
+      if (m.exitRequested) {
+        return false;
+      }
+      P pp = m.nextp;
+      m.nextp = null;
+      if (pp != null && s.acquirep(m, pp)) {
+        return true;
+      }
+      // The P was retired while handed to us: go back to sleep.
+      if (m.spinning) {
+        dropSpinning(m);
+      }
+    }
+  }
+
+  void mput(M m) {
+    m.schedlink = midle;
+    midle = m;
+    m.onIdleList = true;
+    nmidle++;
+  }
+
+  M mget() {
+    M m = midle;
+    if (m != null) {
+      midle = m.schedlink;
+      m.schedlink = null;
+      m.onIdleList = false;
+      nmidle--;
+    }
+    return m;
+  }
+
+  void mremove(M m) {
+    M prev = null;
+    for (M x = midle; x != null; prev = x, x = x.schedlink) {
+      if (x == m) {
+        if (prev == null) {
+          midle = x.schedlink;
+        } else {
+          prev.schedlink = x.schedlink;
+        }
+        x.schedlink = null;
+        x.onIdleList = false;
+        nmidle--;
+        return;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- idle Ps
+
+  /** pidleput; a P retired in transit is finished off instead. Lock held. */
+  void pidleput(P pp) {
+    if (pp.status() == P.Pdead) {
+      s.retake.zombieDoneLocked(pp);
+      return;
+    }
+    pp.setStatus(P.Pidle);
+    pp.link = pidle;
+    pidle = pp;
+    npidle = npidle + 1; // volatile write under the lock: Dekker (B), dropP's side
+  }
+
+  /** pidleget. Lock held. No sysmon wake-up here (Go wakes it only from exitsyscall). */
+  P pidleget() {
+    P pp = pidle;
+    if (pp != null) {
+      pidle = pp.link;
+      pp.link = null;
+      npidle = npidle - 1;
+    }
+    return pp;
+  }
+
+  /** Takes a specific P off the idle list if it is there (exitsyscall prefers its old P). */
+  P pidlegetSpecific(P want) {
+    P prev = null;
+    for (P x = pidle; x != null; prev = x, x = x.link) {
+      if (x == want) {
+        if (prev == null) {
+          return pidleget();
+        }
+        prev.link = x.link;
+        x.link = null;
+        npidle = npidle - 1;
+        return x;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * handoffp: give a P whose M is gone (blocked) to an M that will use it: one with work if the P
+   * or the global queue has some, a spinning one if nobody spins and no P is idle, else idle it.
+   */
+  void handoffp(P pp) {
+    s.counters.handoffs.increment();
+    if (!pp.runq.isEmpty() || s.global.size() != 0) {
+      startm(pp, false);
+      return;
+    }
+    if (claimSpinning()) {
+      needspinning = 0;
+      startm(pp, true);
+      return;
+    }
+    boolean work;
+    s.lock.lock();
+    try {
+      work = s.global.liveSizeLocked() != 0;
+      if (!work) {
+        pidleput(pp);
+        Lifecycle.tryTidyLocked(s);
+      }
+    } finally {
+      s.lock.unlock();
+    }
+    if (work) {
+      startm(pp, false);
+    }
+  }
+
+  /** Finds a P for an M that has none (after a retake); false if the M must exit. */
+  boolean reacquire(M m) {
+    for (; ; ) {
+      P pp;
+      s.lock.lock();
+      try {
+        pp = pidleget();
+      } finally {
+        s.lock.unlock();
+      }
+      if (pp == null) {
+        return stopm(m);
+      }
+      if (s.acquirep(m, pp)) {
+        return true;
+      }
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package dev.gmp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The executor's run state (ThreadPoolExecutor's RUNNING, SHUTDOWN, STOP, TIDYING, TERMINATED):
+ * shutdown, shutdownNow, tidy and terminate, and awaitTermination.
+ *
+ * <p>TIDYING: shut down and nothing left anywhere (no queued G, every P idle, no spare M, no
+ * zombie): every idle M is told to exit and sysmon is told to stop. TERMINATED: TIDYING and every
+ * M has passed mexit, so no thread of the executor has anything more to run. A fresh executor has
+ * no M and no sysmon thread yet (both start on the first task), so shutdown() leaves it
+ * TERMINATED before it returns.
+ */
+final class Lifecycle {
+  private Lifecycle() {}
+
+  static void shutdown(Scheduler s) {
+    s.lock.lock();
+    try {
+      if (s.runState < Scheduler.SHUTDOWN) {
+        s.runState = Scheduler.SHUTDOWN;
+      }
+      tryTidyLocked(s);
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  /**
+   * Drains every queue (global, each P's ring and runnext, zombies) under the lock. A G whose
+   * task already started (one waiting for a P after a blocking call) goes back on the queue; all
+   * others are returned. Then every worker thread is interrupted; workers re-check the state
+   * after clearing a stale interrupt, so a task starting concurrently still sees it (as
+   * ThreadPoolExecutor does).
+   */
+  static List<Runnable> shutdownNow(Scheduler s) {
+    List<Runnable> out = new ArrayList<>();
+    s.lock.lock();
+    try {
+      if (s.runState < Scheduler.STOP) {
+        s.runState = Scheduler.STOP;
+      }
+      GQueue q = new GQueue();
+      s.global.drainTo(q);
+      for (P pp : s.procs.all) {
+        pp.runq.drainTo(q);
+      }
+      for (P z : s.retake.zombies) {
+        z.runq.drainTo(q);
+      }
+      for (G g = q.pop(); g != null; g = q.pop()) {
+        if (g.lockedm != null) {
+          s.global.put(g);
+        } else {
+          out.add(g.task);
+          g.task = null;
+          g.setStatus(G.Gdead);
+        }
+      }
+      tryTidyLocked(s);
+      for (M m : s.threads.allm) {
+        Thread t = m.runner;
+        if (t != null) {
+          t.interrupt();
+        }
+      }
+    } finally {
+      s.lock.unlock();
+    }
+    return out;
+  }
+
+  /** When shut down and nothing is queued, running or blocked: tell every thread to exit. */
+  static void tryTidyLocked(Scheduler s) {
+    if (s.runState < Scheduler.SHUTDOWN || s.runState >= Scheduler.TIDYING) {
+      return;
+    }
+    if (s.idle.npidle != s.gomaxprocs
+        || s.global.liveSizeLocked() != 0
+        || s.threads.nmspare != 0
+        || !s.retake.zombies.isEmpty()) {
+      return;
+    }
+    s.runState = Scheduler.TIDYING;
+    for (M m = s.idle.mget(); m != null; m = s.idle.mget()) {
+      m.exitRequested = true;
+      if (m.wakeup()) {
+        s.counters.unparks.increment();
+      }
+    }
+    s.sysmon.waiting = false;
+    s.sysmon.wake();
+    tryTerminateLocked(s);
+  }
+
+  /** TIDYING and the last M is gone: TERMINATED. Lock held. */
+  static void tryTerminateLocked(Scheduler s) {
+    if (s.runState == Scheduler.TIDYING && s.threads.mcount == 0) {
+      s.runState = Scheduler.TERMINATED;
+      s.terminated.countDown();
+    }
+  }
+
+  /**
+   * True once TERMINATED and every thread that ran an M (and sysmon's) has died, within the
+   * timeout; false if the timeout passes first, even if the executor is TERMINATED but one of its
+   * threads is still unwinding (true means no thread of ours is left).
+   */
+  static boolean awaitTermination(Scheduler s, long timeout, TimeUnit unit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    if (!s.terminated.await(timeout, unit)) {
+      return false;
+    }
+    Thread self = Thread.currentThread();
+    List<Thread> all = s.threads.exitedThreads();
+    Thread sm = s.sysmon.thread();
+    if (sm != null) {
+      all.add(sm);
+    }
+    for (Thread t : all) {
+      if (t == self) {
+        continue; // a task awaiting its own executor: we are exiting with nothing more to run
+      }
+      long left = deadline - System.nanoTime();
+      if (left > 0) {
+        TimeUnit.NANOSECONDS.timedJoin(t, left);
+      }
+      if (t.isAlive()) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,150 @@
+package dev.gmp;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What sysmon (and a marked blocking call itself) takes back from an M, and the zombie Ps that
+ * result (Go's retake and handoffp, plus the JVM's twist: a task cannot be stopped, so a P taken
+ * from under a running task becomes a zombie its old M still holds until it notices).
+ *
+ * <p>A zombie is a P in state Pdead that some M may still push to (its ring only); it is on
+ * {@link #zombies} until that M lets go ({@link #dropOrphanLocked}), and sysmon sweeps whatever
+ * late pushes land in it to the global queue ({@link #sweepZombies}).
+ */
+final class Retake {
+  private final Scheduler s;
+
+  /** Dead Ps whose owning M has not yet noticed (retired or retaken from under a task). Lock. */
+  final List<P> zombies = new ArrayList<>();
+
+  Retake(Scheduler s) {
+    this.s = s;
+  }
+
+  /**
+   * Takes a P from an M in a marked blocking call. The CAS Psyscall -> Pidle on the call's exact
+   * token races the M's exitsyscall CAS; it runs under the lock so that an M whose CAS lost finds
+   * itself already marked spare when its slow path takes the lock (else nmspare could leak).
+   */
+  boolean retakeSyscall(P pp, long tok) {
+    s.lock.lock();
+    try {
+      M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
+      if (!pp.retakeSyscall(tok)) {
+        return false;
+      }
+      pp.setM(null);
+      if (mp != null && !mp.spare) {
+        mp.spare = true;
+        s.threads.nmspare++;
+      }
+      s.counters.retakes.increment();
+      return true;
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  /**
+   * sysmon takes the P of an M whose task has held it for a time slice while work waits (the
+   * task blocks without saying so, or hogs the CPU). Java cannot stop the task, so the M keeps
+   * running it P-less and the P's permit moves to a new P object on another M: the old object
+   * becomes a zombie. Bounded by maxSpareThreads. {@code completed} is the M's completed count
+   * when sysmon first saw this task: unchanged under the lock means the same task still runs
+   * (with gFree a G object is reused, so {@code curg == gp} alone cannot tell two tasks apart).
+   */
+  boolean retakeRunning(P pp, M mp, G gp, long completed, boolean blocked) {
+    P np;
+    s.lock.lock();
+    try {
+      if (s.threads.nmspare >= s.config.maxSpareThreads() || s.runState >= Scheduler.TIDYING) {
+        return false;
+      }
+      Procs procs = s.procs;
+      if (pp.m() != mp
+          || mp.curg() != gp
+          || mp.completedAcquire() != completed
+          || procs.all.length <= pp.id
+          || procs.all[pp.id] != pp) {
+        return false;
+      }
+      if (!pp.casStatus(P.Prunning, P.Pdead)) { // CAS: races entersyscall and setParallelism
+        return false;
+      }
+      if (blocked) {
+        gp.casStatus(G.Grunning, G.Gwaiting);
+      }
+      np = new P(pp.id);
+      pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
+      s.procs = procs.replace(pp.id, np);
+      zombies.add(pp);
+      if (!mp.spare) {
+        mp.spare = true;
+        s.threads.nmspare++;
+      }
+      s.counters.retakes.increment();
+    } finally {
+      s.lock.unlock();
+    }
+    s.idle.handoffp(np);
+    return true;
+  }
+
+  /** The M noticed its P is dead (or was taken): clean up and leave it P-less. */
+  void dropOrphan(M m) {
+    boolean moved;
+    s.lock.lock();
+    try {
+      moved = dropOrphanLocked(m);
+      Lifecycle.tryTidyLocked(s);
+    } finally {
+      s.lock.unlock();
+    }
+    if (moved) {
+      s.idle.wakep();
+    }
+  }
+
+  boolean dropOrphanLocked(M m) {
+    P pp = m.p;
+    m.p = null;
+    if (m.spare) {
+      m.spare = false;
+      s.threads.nmspare--;
+    }
+    boolean moved = false;
+    if (pp != null && pp.status() == P.Pdead && pp.m() == m) {
+      moved = zombieDoneLocked(pp);
+    }
+    return moved;
+  }
+
+  /** A zombie's owner is done with it: move what it still holds to the global queue. Lock held. */
+  boolean zombieDoneLocked(P pp) {
+    pp.setM(null);
+    zombies.remove(pp);
+    return s.global.putRing(pp.runq);
+  }
+
+  /** sysmon: move whatever zombies' late pushes left behind to the global queue. */
+  int sweepZombies() {
+    if (zombies.isEmpty()) { // racy peek; an add is followed by sysmon's own next tick anyway
+      return 0;
+    }
+    boolean moved = false;
+    s.lock.lock();
+    try {
+      for (P z : zombies) {
+        moved |= s.global.putRing(z.runq);
+      }
+    } finally {
+      s.lock.unlock();
+    }
+    if (moved) {
+      s.idle.wakep();
+      return 1;
+    }
+    return 0;
+  }
+}

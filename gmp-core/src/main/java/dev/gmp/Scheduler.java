@@ -1,0 +1,270 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** Padding around Go's sched.goidgen, which every P bumps once per 16 spawns. */
+abstract class SchedulerPad0 {
+  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+abstract class SchedulerGoid extends SchedulerPad0 {
+  volatile long goidgen = 1;
+}
+
+abstract class SchedulerPad1 extends SchedulerGoid {
+  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
+}
+
+/**
+ * The scheduler's root (Go's {@code schedt}): allp, the run state, the lock, and the entry points
+ * that make a task runnable (newproc). Everything else is one concept per class, named as in the
+ * seeds: {@link G}, {@link M}, {@link P}; {@link RunQueue} (runq + runnext); {@link GlobalQueue}
+ * (sched.runq + the injection side); {@link Idle} (pidle, midle, spinning, wakep / startm / stopm
+ * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / stealWork / execute); {@link
+ * Syscall} (entersyscall / exitsyscall); {@link Sysmon} and {@link Retake}; {@link Resize}
+ * (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link Lifecycle} (shutdown,
+ * tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget).
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <p><b>Ownership.</b> One lock ({@link #lock}, Go's sched.lock) guards the global queue's array
+ * and its consumer side, the idle-P and idle-M lists, mcount / allm / nmspare, the zombie list,
+ * the starting list and the run-state transitions. The hot paths take no lock: a P's ring is
+ * single-producer (its owner M) and multi-consumer (owner and thieves, by CAS on head); runnext
+ * is CASed by owner and thieves; spinning counts are atomics; outside submitters inject without
+ * the lock. Nothing done under the lock waits for another thread's progress, and no lock hold is
+ * longer than one batch (129 Gs), except shutdownNow's drain.
+ *
+ * <p><b>Invariants.</b>
+ *
+ * <ul>
+ *   <li>Every P of allp is exactly one of: <i>idle</i> (Pidle, on the idle list, ring empty),
+ *       <i>held</i> (Prunning or Psyscall, {@code p.m()} its M, {@code m.p} it), <i>in
+ *       transit</i> (Pidle, on no list, in exactly one M's nextp: startm to the M's acquirep),
+ *       <i>zombie</i> (Pdead, on {@link Retake#zombies}, still held by an M that has not noticed)
+ *       or <i>dead</i> (Pdead, on no list, ring empty). An idle P has an empty ring: thieves skip
+ *       idle Ps, so whoever idles a P first moves its ring to the global queue ({@link
+ *       Idle#returnPLocked}).
+ *   <li>Only the owning M pushes to a P's ring; a zombie's ring only its old M, until it drops it.
+ *   <li>nmspinning counts Ms with {@code spinning} set, including an M in transit that was
+ *       started spinning; an M that is written off or exits gives its count back.
+ *   <li>mcount counts Ms from allocm until mexit or write-off; an M whose thread never checks in
+ *       is written off ({@link Threads}) and its nextp P given back, so no P stays in transit
+ *       to a thread that will never run.
+ *   <li>A G is on at most one queue; a G taken from the global queue is marked {@code taken}, and
+ *       an outside submitter that lost the race with shutdown withdraws its G only if it is not.
+ * </ul>
+ *
+ * <p><b>Dekker pairs</b> (seed 000 section 9.3.5: each side writes its own word, full fence,
+ * reads the other's; then at least one side sees the other):
+ *
+ * <ol type="A">
+ *   <li>Work vs spinner. Submitter: put the G (RunQueue#put's runnext getAndSet, or the ring's
+ *       release store + {@link #submitLocal}'s fence; {@link GlobalQueue#inject}'s fence), then
+ *       read nmspinning ({@link Idle#wakep}). Spinner: decrement nmspinning by getAndAdd ({@link
+ *       Idle#dropSpinning}, {@link Idle#resetspinning}), then read every queue ({@link
+ *       Idle#workVisible}, from SchedulingLoop#spinnerLastLook and resetspinning).
+ *   <li>needspinning vs idling. wakep: needspinning = 1, then read npidle. SchedulingLoop#dropP:
+ *       npidle++ (Idle#pidleput), then read needspinning. A spinner's recheck that finds work but
+ *       no idle P sets needspinning under the lock (Go's pidlegetSpinning), read by dropP under it.
+ *   <li>Outside submit vs shutdown. {@link #submitExternal}: inject + fence, then read runState.
+ *       Lifecycle#shutdown: write runState, then (lock) read the global queue's live size in
+ *       Lifecycle#tryTidyLocked. A submitter that reads a shut-down state settles under the lock:
+ *       withdrawn (rejected) if nobody took its G, accepted otherwise.
+ *   <li>Idle M note. Idle#launch / startm: write nextp, then M#wakeup's getAndSet of the note.
+ *       M#sleep: CAS the note to PARKED, then park; a waker that sees PARKED unparks.
+ *   <li>sysmon's deep sleep is decided and ended under the lock (Sysmon#maySleep,
+ *       Sysmon#wakeIfWaiting); Ms read {@code Sysmon.waiting} racily and recheck under it.
+ * </ol>
+ *
+ * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
+ * retake on the P status token (61-bit generation: no ABA); retakeRunning vs entersyscall and
+ * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state.
+ *
+ * <p>docs/design.md maps each seed mechanism onto these classes.
+ */
+final class Scheduler extends SchedulerPad1 {
+  // Run states, ordered (ThreadPoolExecutor's).
+  static final int RUNNING = 0;
+  static final int SHUTDOWN = 1;
+  static final int STOP = 2;
+  static final int TIDYING = 3;
+  static final int TERMINATED = 4;
+
+  private static final VarHandle GOIDGEN;
+
+  static {
+    try {
+      GOIDGEN =
+          MethodHandles.lookup().findVarHandle(SchedulerGoid.class, "goidgen", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final Config config;
+  final ReentrantLock lock = new ReentrantLock();
+  final GlobalQueue global = new GlobalQueue(lock, this::reserveGoids);
+  final Idle idle = new Idle(this);
+  final Threads threads = new Threads(this);
+  final Retake retake = new Retake(this);
+  final Counters counters = new Counters();
+  final Sysmon sysmon;
+  final CountDownLatch terminated = new CountDownLatch(1);
+
+  /** The executor, weakly: threads must not keep it reachable (see GmpExecutor's Cleaner). */
+  WeakReference<GmpExecutor> owner = new WeakReference<>(null);
+
+  /** allp and its steal order; replaced whole (volatile publication of an immutable snapshot). */
+  volatile Procs procs;
+
+  /** GOMAXPROCS. Written under the lock, read anywhere. */
+  volatile int gomaxprocs;
+
+  /** Written under the lock; volatile: submitters and Ms read it without (Dekker C). */
+  volatile int runState = RUNNING;
+
+  // Global free-G list (Go's sched.gFree), guarded by the lock; the count is a racy hint outside.
+  G gFreeList;
+  volatile int gFreeCount;
+
+  /**
+   * @param withSysmon false only for gmp-stress's driven schedulers, whose actors call the
+   *     scheduler's steps (and Sysmon#retake) from their own threads
+   */
+  Scheduler(Config config, boolean withSysmon) {
+    this.config = config;
+    int n = config.parallelism();
+    P[] all = new P[n];
+    lock.lock();
+    try {
+      for (int i = n - 1; i >= 0; i--) {
+        all[i] = new P(i);
+        idle.pidleput(all[i]);
+      }
+      procs = new Procs(all);
+      gomaxprocs = n;
+    } finally {
+      lock.unlock();
+    }
+    sysmon = new Sysmon(this, withSysmon);
+  }
+
+  long reserveGoids(int n) {
+    return (long) GOIDGEN.getAndAdd(this, (long) n); // atomic: Ps refill concurrently (Xadd64)
+  }
+
+  // ---------------------------------------------------------------- newproc
+
+  /** newproc from one of our workers: the task takes runnext (the seed's "go" statement). */
+  void submitLocal(M m, P pp, Runnable task) {
+    if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected
+      throw rejected(task);
+    }
+    G g = Switches.GFREE ? GFree.get(pp, this) : null;
+    if (g == null) {
+      g = new G();
+    }
+    g.task = task;
+    g.goid = pp.nextGoid(this);
+    g.setStatus(G.Grunnable);
+    pp.runq.put(g, Switches.RUNNEXT, global);
+    if (!Switches.RUNNEXT) {
+      // Without runnext there is no atomic swap in put: make the StoreLoad explicit (Dekker A).
+      VarHandle.fullFence();
+    }
+    idle.wakep();
+  }
+
+  /**
+   * Submission from any other thread: onto the global queue's lock-free injection side, then wake
+   * a P. Dekker (C) with shutdown: we inject (with a full fence) and then read the run state;
+   * shutdown writes the run state and then, under the lock, reads the queue before deciding the
+   * executor is empty. If we still read RUNNING, shutdown sees our task and waits for it. If we
+   * read a shut-down state, we settle it under the lock: our G, if nobody took it yet, is
+   * withdrawn and rejected; one already taken (run by an M, or returned by shutdownNow) counts as
+   * accepted. Never lost, never both.
+   */
+  void submitExternal(Runnable task) {
+    if (runState >= SHUTDOWN) {
+      throw rejected(task);
+    }
+    G g = new G();
+    g.task = task;
+    g.setStatus(G.Grunnable);
+    global.inject(g);
+    if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
+      boolean withdrawn;
+      boolean more;
+      lock.lock();
+      try {
+        withdrawn = global.withdraw(g);
+        Lifecycle.tryTidyLocked(this); // the queue may just have become empty
+        more = global.liveSizeLocked() != 0;
+      } finally {
+        lock.unlock();
+      }
+      if (more) {
+        idle.wakep(); // Gs accepted behind ours (their producers saw RUNNING) must still run
+      }
+      if (withdrawn) {
+        throw rejected(task);
+      }
+      return;
+    }
+    // Unconditional: without the lock our put is not ordered against an M that checked the queue
+    // and is about to idle its P, so when no P is idle yet, wakep must set needspinning (which
+    // that M reads after its npidle++), exactly as for a local spawn.
+    if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (idle.npidle > 0 && idle.nmspinning() == 0)) {
+      idle.wakep();
+    }
+  }
+
+  RejectedExecutionException rejected(Runnable task) {
+    return new RejectedExecutionException(
+        "Task " + task + " rejected from GmpExecutor[" + config.name() + "]: executor is shut"
+            + " down");
+  }
+
+  // ---------------------------------------------------------------- P <-> M
+
+  /** acquirep: binds pp to m. False if pp was retired while in transit to m. */
+  boolean acquirep(M m, P pp) {
+    if (!pp.casStatus(P.Pidle, P.Prunning)) { // CAS: setParallelism may retire it concurrently
+      lock.lock();
+      try {
+        retake.zombieDoneLocked(pp);
+      } finally {
+        lock.unlock();
+      }
+      return false;
+    }
+    pp.setM(m);
+    m.p = pp;
+    return true;
+  }
+
+  P releasep(M m) {
+    P pp = m.p;
+    m.p = null;
+    pp.setM(null);
+    return pp;
+  }
+
+  void uncaught(Thread t, Throwable e) {
+    Thread.UncaughtExceptionHandler h = config.uncaughtExceptionHandler();
+    if (h == null) {
+      h = t.getUncaughtExceptionHandler();
+    }
+    try {
+      h.uncaughtException(t, e);
+    } catch (Throwable ignored) {
+      // A throwing handler must not take the worker (and its P) down with it.
+    }
+  }
+}
