@@ -26,7 +26,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <p>Nothing under the lock waits for another thread: injected Gs move onto the array with
  * {@code relaxedPoll}, which returns null for a slot a producer has claimed but not yet filled
  * (plain {@code poll} spins there, so a preempted submitter used to hold every M at the lock),
- * and each take moves at most one batch (129 Gs), so lock hold times do not grow with the backlog.
+ * and each take moves as many as it takes (at most one batch, 128 Gs), so lock hold times do not
+ * grow with the backlog. Order: FIFO within each side; an injected G queues behind what was on
+ * the array when a take moved it, so it waits at most one array's length (no starvation), but a
+ * locked put may overtake an earlier injection (the two come from different threads anyway).
  * A claimed-but-unfilled slot still counts in {@link #size} and {@link #liveSizeLocked}: work
  * behind it is late, never invisible, and its producer calls wakep once it is filled.
  *
@@ -34,9 +37,6 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  */
 final class GlobalQueue {
   private static final int MIN_CAPACITY = 256;
-
-  /** The most Gs one locked take moves from the injection side: one full batch plus the G run. */
-  private static final int MAX_TRANSFER = RunQueue.SIZE / 2 + 1;
 
   final ReentrantLock lock;
 
@@ -178,9 +178,7 @@ final class GlobalQueue {
   }
 
   G get() {
-    if (count == 0) {
-      transfer(1);
-    }
+    transfer(1);
     G g = takeHead();
     size = count;
     return g;
@@ -193,9 +191,7 @@ final class GlobalQueue {
    */
   G getBatch(P pp, int gomaxprocs) {
     int n = Math.min(batchSize(liveSizeLocked(), gomaxprocs), pp.runq.room() + 1);
-    if (count < n) {
-      transfer(Math.min(n - count, MAX_TRANSFER));
-    }
+    transfer(n); // even when the array alone has n: keeps the injection side moving (fairness)
     G first = takeHead();
     if (first != null) {
       for (int i = 1; i < n; i++) {
