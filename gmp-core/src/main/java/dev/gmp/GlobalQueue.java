@@ -52,8 +52,11 @@ final class GlobalQueue {
   private int count;
   private int sparseTakes;
 
-  /** Withdrawn Gs still in buf or in the injection queue (skipped, not yet dropped). */
-  private int withdrawn;
+  /**
+   * Withdrawn Gs still in buf or in the injection queue (skipped, not yet dropped). Written under
+   * the lock; volatile so that the size() hint does not count them.
+   */
+  private volatile int withdrawn;
 
   /** Mirror of count for lock-free "is there anything?" hints; authoritative only under lock. */
   private volatile int size;
@@ -74,12 +77,17 @@ final class GlobalQueue {
    * before its element is visible.
    */
   int size() {
-    return size + injected.size();
+    return size + injected.size() - withdrawn;
   }
 
   /** Exact count of Gs a taker could still get (now or once their producers finish). Lock held. */
   int liveSizeLocked() {
     return count + injected.size() - withdrawn;
+  }
+
+  /** Gs on the array part (tests: what takes have moved so far). Lock held. */
+  int arrayLengthLocked() {
+    return count;
   }
 
   /**
@@ -99,15 +107,20 @@ final class GlobalQueue {
    */
   private void transfer(int max) {
     int moved = 0;
-    while (moved < max) {
-      G g = injected.relaxedPoll(); // null for an empty or not-yet-filled slot: never spins
+    for (; ; ) {
+      G g = injected.relaxedPeek(); // null for an empty or not-yet-filled slot: never spins
       if (g == null) {
         break;
       }
-      if (g.withdrawn) {
-        withdrawn--;
+      if (g.withdrawn) { // dropped even when max is reached: it must not linger in size()
+        withdrawn--; // first: the size() hint may over-report for a moment, never under-report
+        injected.relaxedPoll();
         continue;
       }
+      if (moved == max) {
+        break;
+      }
+      injected.relaxedPoll();
       append(g);
       moved++;
     }

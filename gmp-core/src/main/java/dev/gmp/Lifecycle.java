@@ -105,14 +105,17 @@ final class Lifecycle {
   }
 
   /**
-   * True once TERMINATED and every thread that ran an M (and sysmon's) has died, within the
-   * timeout; false if the timeout passes first, even if the executor is TERMINATED but one of its
-   * threads is still unwinding (true means no thread of ours is left).
+   * True once TERMINATED within the timeout: every task done, every M past mexit, so every thread
+   * of the executor has exited or is exiting with nothing more to run. Within what is left of the
+   * timeout it also joins those threads (and sysmon), so that after a wait with time to spare no
+   * thread of the executor is left; a timeout that runs out during the joins does not turn a
+   * terminated executor into "not terminated" (isTerminated() and this method agree).
    */
   static boolean awaitTermination(Scheduler s, long timeout, TimeUnit unit)
       throws InterruptedException {
-    long deadline = System.nanoTime() + unit.toNanos(timeout);
-    if (!s.terminated.await(timeout, unit)) {
+    long nanos = unit.toNanos(timeout);
+    long start = System.nanoTime();
+    if (!s.terminated.await(nanos, TimeUnit.NANOSECONDS)) {
       return false;
     }
     Thread self = Thread.currentThread();
@@ -122,15 +125,12 @@ final class Lifecycle {
       all.add(sm);
     }
     for (Thread t : all) {
-      if (t == self) {
-        continue; // a task awaiting its own executor: we are exiting with nothing more to run
+      long left = nanos - (System.nanoTime() - start); // no deadline sum: timeout may be huge
+      if (left <= 0) {
+        break;
       }
-      long left = deadline - System.nanoTime();
-      if (left > 0) {
+      if (t != self) {
         TimeUnit.NANOSECONDS.timedJoin(t, left);
-      }
-      if (t.isAlive()) {
-        return false;
       }
     }
     return true;

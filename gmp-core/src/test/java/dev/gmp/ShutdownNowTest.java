@@ -112,7 +112,8 @@ class ShutdownNowTest {
         racer.join(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS));
       }
       release.countDown();
-      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), "terminated, " + where);
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS),
+          () -> "terminated, " + where + " " + ex.stats() + BlockingTest.describeMs(ex));
       assertEquals(parallelism, interrupted.get(), "running tasks interrupted, " + where);
 
       int[] returnedCount = new int[MAX_IDS];

@@ -1,0 +1,139 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** What "terminated" means: shutdown of fresh and idle executors, awaitTermination, the Cleaner. */
+class TerminationTest {
+
+  @Test
+  void aFreshExecutorIsTerminatedWhenShutdownReturns() {
+    GmpExecutor ex = GmpExecutor.create(2);
+    ex.shutdown();
+    assertTrue(ex.isShutdown());
+    assertTrue(ex.isTerminated(), "no thread ever started, nothing to wait for: " + ex);
+  }
+
+  @Test
+  void aFreshExecutorStartsNoThread() throws Exception {
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory tf = r -> {
+      Thread t = new Thread(r);
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(4).threadFactory(tf).build();
+    assertEquals(0, ex.stats().threads());
+    assertTrue(made.isEmpty());
+    ex.shutdownNow();
+    assertTrue(ex.isTerminated());
+    assertTrue(ex.awaitTermination(0, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void anIdleUsedExecutorTerminatesPromptlyAndItsThreadsAreGone() throws Exception {
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory tf = r -> {
+      Thread t = new Thread(r);
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).threadFactory(tf).build();
+    CountDownLatch ran = new CountDownLatch(100);
+    for (int i = 0; i < 100; i++) {
+      ex.execute(ran::countDown);
+    }
+    TestSupport.await(ran, "tasks run");
+    TestSupport.awaitCondition("the executor goes idle",
+        () -> ex.stats().idleProcessors() == 2 && ex.stats().runnableTasks() == 0);
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.stats().toString());
+    assertTrue(ex.isTerminated());
+    for (Thread t : made) {
+      assertFalse(t.isAlive(), "awaitTermination returned true: " + t + " must have exited");
+    }
+  }
+
+  /** False while a task runs (not true on a timeout), true once it is done. */
+  @Test
+  void awaitTerminationIsFalseWhileATaskStillRuns() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ex.execute(() -> {
+      started.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    TestSupport.await(started, "task started");
+    ex.shutdown();
+    assertFalse(ex.awaitTermination(20, TimeUnit.MILLISECONDS));
+    assertFalse(ex.isTerminated());
+    release.countDown();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+  }
+
+  /**
+   * An executor dropped without shutdown() is collected (its threads do not keep it reachable)
+   * and a Cleaner shuts its scheduler down: every thread it made exits. GC-driven, with a
+   * generous bound; no timing claim.
+   */
+  @Test
+  void anUnreachableExecutorIsShutDownAndItsThreadsExit() throws Exception {
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    String[] name = new String[1];
+    WeakReference<GmpExecutor> ref = useAndDrop(made, name);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (ref.get() != null && System.nanoTime() < deadline) {
+      System.gc();
+      TestSupport.sleepQuietly(10);
+    }
+    assertNull(ref.get(), "the executor became unreachable and was collected");
+    for (Thread t : made) {
+      t.join(TimeUnit.SECONDS.toMillis(30));
+      assertFalse(t.isAlive(), t + " exited after the Cleaner shut the scheduler down");
+    }
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals(name[0] + "-sysmon")) {
+        t.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(t.isAlive(), "sysmon exited: " + t);
+      }
+    }
+  }
+
+  private static WeakReference<GmpExecutor> useAndDrop(List<Thread> made, String[] name)
+      throws Exception {
+    ThreadFactory tf = r -> {
+      Thread t = new Thread(r, "dropped-m");
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).threadFactory(tf).build();
+    CountDownLatch ran = new CountDownLatch(10);
+    for (int i = 0; i < 10; i++) {
+      ex.execute(ran::countDown);
+    }
+    TestSupport.await(ran, "tasks run");
+    assertFalse(made.isEmpty());
+    String str = ex.toString(); // GmpExecutor[NAME, running, parallelism=2]
+    name[0] = str.substring("GmpExecutor[".length(), str.indexOf(','));
+    return new WeakReference<>(ex);
+  }
+}
