@@ -98,7 +98,9 @@ final class GlobalQueue {
    */
   void inject(G g) {
     injected.offer(g);
-    VarHandle.fullFence(); // StoreLoad: the G is countable before the caller reads anything
+    if (!Mutations.NO_INJECT_FENCE) {
+      VarHandle.fullFence(); // StoreLoad: the G is countable before the caller reads anything
+    }
   }
 
   /**

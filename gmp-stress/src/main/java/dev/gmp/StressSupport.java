@@ -165,4 +165,22 @@ final class StressSupport {
     }
     return n;
   }
+
+  /**
+   * Injects {@code n} Gs and takes them all again, so that the next injection lands where the
+   * caller wants it (n = 1023: it links a new JCTools chunk of 1024 slots).
+   */
+  static void fillAndConsume(GlobalQueue gq, int n) {
+    for (int i = 0; i < n; i++) {
+      gq.inject(g(1));
+    }
+    gq.lock.lock();
+    try {
+      for (int i = 0; i < n; i++) {
+        gq.get();
+      }
+    } finally {
+      gq.lock.unlock();
+    }
+  }
 }
