@@ -395,23 +395,4 @@ final class Idle extends IdlePad2 {
       startm(pp, false);
     }
   }
-
-  /** Finds a P for an M that has none (after a retake); false if the M must exit. */
-  boolean reacquire(M m) {
-    for (; ; ) {
-      P pp;
-      s.lock.lock();
-      try {
-        pp = pidleget();
-      } finally {
-        s.lock.unlock();
-      }
-      if (pp == null) {
-        return stopm(m);
-      }
-      if (s.acquirep(m, pp)) {
-        return true;
-      }
-    }
-  }
 }

@@ -120,7 +120,7 @@ final class SchedulingLoop {
     for (; ; ) {
       P pp = m.p;
       if (pp == null) {
-        if (!s.idle.reacquire(m)) {
+        if (!reacquire(m)) {
           return null;
         }
         continue;
@@ -214,6 +214,26 @@ final class SchedulingLoop {
       }
       if (!s.idle.stopm(m)) {
         return null;
+      }
+    }
+  }
+
+  /** Finds a P for an M that has none (after a retake); false if the M must exit. */
+  private static boolean reacquire(M m) {
+    Scheduler s = m.sched;
+    for (; ; ) {
+      P pp;
+      s.lock.lock();
+      try {
+        pp = s.idle.pidleget();
+      } finally {
+        s.lock.unlock();
+      }
+      if (pp == null) {
+        return s.idle.stopm(m);
+      }
+      if (s.acquirep(m, pp)) {
+        return true;
       }
     }
   }
