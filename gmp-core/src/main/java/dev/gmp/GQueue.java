@@ -1,17 +1,12 @@
 package dev.gmp;
 
 /**
- * An intrusive FIFO of Gs linked through {@link G#schedlink} (Go's gQueue). Not thread-safe: the
- * global queue uses it under the scheduler lock, and batches are built by one thread.
+ * An intrusive FIFO of Gs linked through {@link G#schedlink} (Go's gQueue). Not thread-safe:
+ * shutdownNow collects what it drains in one, under the scheduler lock.
  */
 final class GQueue {
   G head;
   G tail;
-  int size;
-
-  boolean isEmpty() {
-    return head == null;
-  }
 
   void push(G g) {
     g.schedlink = null;
@@ -21,7 +16,6 @@ final class GQueue {
       tail.schedlink = g;
     }
     tail = g;
-    size++;
   }
 
   G pop() {
@@ -34,7 +28,6 @@ final class GQueue {
       tail = null;
     }
     g.schedlink = null;
-    size--;
     return g;
   }
 }

@@ -73,7 +73,7 @@ class GlobalQueueTest {
       }
       GQueue out = new GQueue();
       gq.drainTo(out);
-      assertEquals(1000 - 128, out.size);
+      assertEquals(1000 - 128, RunQueueTest.countOf(out));
       assertEquals(0, gq.size());
       assertEquals(128, out.pop().goid);
       assertNull(gq.get());
