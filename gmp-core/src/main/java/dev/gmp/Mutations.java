@@ -36,9 +36,6 @@ final class Mutations {
   /** A non-spinning M dropping its P ignores needspinning (the pre-Go-1.20 race). */
   static final boolean NO_NEEDSPINNING = flag("noNeedspinning");
 
-  /** GlobalQueue.inject skips its full fence after the JCTools offer. */
-  static final boolean NO_INJECT_FENCE = flag("noInjectFence");
-
   /** A spinner's recheck that finds work but no idle P does not set needspinning. */
   static final boolean NO_PIDLEGET_SPINNING = flag("noPidlegetSpinning");
 
