@@ -5,7 +5,8 @@ package dev.gmp;
  * anything, so fields may be from slightly different instants; cheap enough to poll.
  *
  * @param parallelism Ps (GOMAXPROCS)
- * @param threads worker threads (Ms) alive
+ * @param threads worker threads (Ms) started and not exited (an M whose thread has not checked in
+ *     yet counts; one the ThreadFactory is still being asked for does not)
  * @param idleThreads Ms parked on the idle list
  * @param spinningThreads Ms looking for work to steal
  * @param idleProcessors Ps on the idle list
