@@ -68,6 +68,8 @@ final class Counters {
         c.retakes.sum(),
         c.preemptionRequests.sum(),
         s.threads.nmspare,
-        c.sysmonWakeups.sum());
+        c.sysmonWakeups.sum(),
+        s.threads.created,
+        s.threads.peak);
   }
 }

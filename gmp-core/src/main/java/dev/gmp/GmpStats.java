@@ -29,6 +29,9 @@ package dev.gmp;
  * @param preemptionRequests time slices sysmon found expired
  * @param spareThreads Ms running a task without a P after a retake
  * @param sysmonWakeups rounds sysmon has run
+ * @param threadsCreated worker threads (Ms) ever created
+ * @param peakThreads the most worker threads alive at once; never more than parallelism +
+ *     maxSpareThreads (the spare budget that bounds every hand-off, docs/design.md)
  */
 public record GmpStats(
     int parallelism,
@@ -51,4 +54,6 @@ public record GmpStats(
     long retakes,
     long preemptionRequests,
     int spareThreads,
-    long sysmonWakeups) {}
+    long sysmonWakeups,
+    long threadsCreated,
+    int peakThreads) {}

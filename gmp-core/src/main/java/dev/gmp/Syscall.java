@@ -50,8 +50,8 @@ final class Syscall {
     if (Switches.EAGER_HANDOFF
         && tok != -1
         && (!pp.runq.isEmpty() || s.global.size() != 0)
-        && s.retake.retakeSyscall(pp, tok)) {
-      s.idle.handoffp(pp);
+        && s.idle.midle != null // racy hint (rechecked under the lock): no idle M, no eager hand-off
+        && s.retake.retakeSyscall(pp, tok, true)) {
       return;
     }
     if (s.sysmon.waiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)

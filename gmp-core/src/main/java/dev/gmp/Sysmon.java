@@ -259,8 +259,7 @@ final class Sysmon implements Runnable {
             && since < SYSCALL_RETAKE_NANOS) {
           continue;
         }
-        if (s.retake.retakeSyscall(pp, raw)) { // CAS inside: exitsyscall's fast path races us
-          s.idle.handoffp(pp);
+        if (s.retake.retakeSyscall(pp, raw, false)) { // CAS inside: exitsyscall races us
           n++;
         }
       } else if (st == P.Prunning) {
