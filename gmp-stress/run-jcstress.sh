@@ -22,7 +22,7 @@
 # (GMP_JCSTRESS_REBUILD=1 forces it; GMP_JCSTRESS_NO_BUILD=1 never builds the production jar
 # and builds the mutant jar only with GMP_JCSTRESS_BUILD_MUTANTS=1, which always rebuilds it:
 # what the Maven jcstress profile passes). Maven is ${GMP_MVN:-mvn} with $GMP_MVN_ARGS (and
-# -o if GMP_MVN_OFFLINE=true).
+# -o if GMP_MVN_OFFLINE ends in "true").
 # Runs inside gmp-stress/target, so jcstress's results/ and *.bin.gz never land in the
 # repository.
 set -euo pipefail
@@ -81,7 +81,7 @@ prepare_jar() {
     exit 2
   fi
   if [ "$build" = 1 ]; then
-    [ "${GMP_MVN_OFFLINE:-}" = true ] && profile+=(-o)
+    [[ "${GMP_MVN_OFFLINE:-}" == *true ]] && profile+=(-o)
     # shellcheck disable=SC2086 # GMP_MVN_ARGS is a list of arguments
     (cd "$root" && "${GMP_MVN:-mvn}" -B -q "${profile[@]}" -pl gmp-stress -am package -DskipTests ${GMP_MVN_ARGS:-})
   fi
