@@ -92,6 +92,22 @@ prepare_jar() {
     echo "run-jcstress.sh: $jar holds dev/gmp/Mutations.class: not a production build (rebuild: GMP_JCSTRESS_REBUILD=1)" >&2
     exit 2
   fi
+  if [ "$variant" = production ]; then
+    # No class may use Mutations: javac inlines its constants, so a field or method reference
+    # (a mutation-only helper called outside a constant-false branch) or a gmp.mutate string is
+    # a deliberate bug shipped, and a NoClassDefFoundError waiting, since the jar leaves the
+    # class out. The bare CONSTANT_Class entry javac records for inlined constants is allowed.
+    local classes refs
+    classes="$(unzip -Z1 "$jar" 'dev/gmp/*.class' | grep -v '_jcstress' | sed 's/\.class$//; s|/|.|g')"
+    # shellcheck disable=SC2086 # one class name per word
+    refs="$("$JAVA_HOME/bin/javap" -c -p -v -cp "$jar" $classes 2>&1 |
+      grep -E 'dev/gmp/Mutations\.|// class dev/gmp/Mutations$|gmp\.mutate\.|^Error' || true)"
+    if [ -n "$refs" ]; then
+      echo "run-jcstress.sh: classes in $jar use dev.gmp.Mutations (javap -c -p -v):" >&2
+      echo "$refs" | head -20 >&2
+      exit 2
+    fi
+  fi
   # grep -c, not -q: -q would stop reading early and pipefail would see unzip's SIGPIPE
   if [ "$variant" = mutants ] && { [ "$entry" -ne 1 ] ||
     [ "$(unzip -p "$jar" dev/gmp/Mutations.class | grep -ac 'gmp\.mutate\.' || true)" -eq 0 ]; }; then
