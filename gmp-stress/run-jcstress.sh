@@ -274,6 +274,7 @@ if [ "$mode" = mutants ]; then
     "SpinnerRecheckVsSubmitStress:dropSpinningNoFence"
     "SpinnerRecheckVsSubmitStress:plainRunnext"
     "NeedspinningStress:noNeedspinning"
+    "PidlegetSpinningStress:noPidlegetSpinning"
     "ExternalSubmitVsDropPStress:externalWakeIfIdle"
     "ShutdownVsExecuteStress:submitCheckUnlocked"
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"

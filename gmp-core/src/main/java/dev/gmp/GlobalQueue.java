@@ -70,6 +70,16 @@ final class GlobalQueue {
    */
   private volatile int withdrawn;
 
+  /**
+   * Gs that already started and wait for a P on their own M's thread (exitsyscall without a P:
+   * Go's lockedg). They go before everything else: each holds a thread that the spare budget
+   * counts, and it needs a P only to finish, so queueing it behind new work (Go's globrunqput)
+   * let such Ms pile up and spend the budget (BlockingCalls: 10k 5 ms calls took 24 s).
+   */
+  private final GQueue locked = new GQueue();
+
+  private int lockedCount;
+
   /** Mirror of count for lock-free "is there anything?" hints; authoritative only under lock. */
   private volatile int size;
 
@@ -94,7 +104,23 @@ final class GlobalQueue {
 
   /** Exact count of Gs a taker could still get (now or once their producers finish). Lock held. */
   int liveSizeLocked() {
-    return count + injected.size() - withdrawn;
+    return count + lockedCount + injected.size() - withdrawn;
+  }
+
+  /** Queues a G that waits for a P on its own M (see {@link #locked}), ahead of the rest. */
+  void putLocked(G g) {
+    locked.push(g);
+    lockedCount++;
+    size = count + lockedCount;
+  }
+
+  /** The oldest waiting locked G, or null. Lock held. */
+  private G takeLocked() {
+    if (lockedCount == 0) {
+      return null;
+    }
+    lockedCount--;
+    return locked.pop();
   }
 
   /** Gs on the array part (tests: what takes have moved so far). Lock held. */
@@ -123,7 +149,7 @@ final class GlobalQueue {
     transfer(INJECT_CAPACITY);
     g.qpos = appended;
     append(g);
-    size = count;
+    size = count + lockedCount;
   }
 
   /**
@@ -162,7 +188,7 @@ final class GlobalQueue {
 
   void put(G g) {
     append(g);
-    size = count;
+    size = count + lockedCount;
   }
 
   private void append(G g) {
@@ -185,7 +211,7 @@ final class GlobalQueue {
     }
     count += n;
     appended += n;
-    size = count;
+    size = count + lockedCount;
   }
 
   /**
@@ -199,7 +225,7 @@ final class GlobalQueue {
     for (G g = q.poll(); g != null; g = q.poll()) {
       append(g);
     }
-    size = count;
+    size = count + lockedCount;
     return count != before;
   }
 
@@ -219,9 +245,12 @@ final class GlobalQueue {
   }
 
   G get() {
-    transfer(1);
-    G g = takeHead();
-    size = count;
+    G g = takeLocked();
+    if (g == null) {
+      transfer(1);
+      g = takeHead();
+    }
+    size = count + lockedCount;
     return g;
   }
 
@@ -231,6 +260,11 @@ final class GlobalQueue {
    * caller. Returns null when nothing is takeable.
    */
   G getBatch(P pp, int gomaxprocs) {
+    G lg = takeLocked();
+    if (lg != null) {
+      size = count + lockedCount;
+      return lg; // alone: its M takes over our P (SchedulingLoop.startlockedm)
+    }
     int n = Math.min(batchSize(liveSizeLocked(), gomaxprocs), pp.runq.room() + 1);
     transfer(n); // even when the array alone has n: keeps the injection side moving (fairness)
     G first = takeHead();
@@ -261,7 +295,7 @@ final class GlobalQueue {
       head = 0; // refill from the front: the slots used last are the ones still in cache
     }
     shrinkIfSparse();
-    size = count;
+    size = count + lockedCount;
     return first;
   }
 
@@ -276,12 +310,15 @@ final class GlobalQueue {
    * must hand back every queued task at once, as ThreadPoolExecutor's drainQueue does.
    */
   void drainTo(GQueue out) {
+    for (G g = takeLocked(); g != null; g = takeLocked()) {
+      out.push(g);
+    }
     transfer(Integer.MAX_VALUE);
     for (G g = takeHead(); g != null; g = takeHead()) {
       out.push(g);
     }
     shrinkIfSparse();
-    size = 0;
+    size = count + lockedCount;
   }
 
   /** The next live G off the array (withdrawn ones are dropped); null if none. */

@@ -91,7 +91,7 @@ final class Syscall {
           // for whoever schedules it to hand us their P.
           gp.setStatus(G.Grunnable);
           gp.lockedm = m;
-          s.global.put(gp);
+          s.global.putLocked(gp);
         }
       } finally {
         s.lock.unlock();

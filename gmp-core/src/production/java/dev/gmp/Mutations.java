@@ -39,6 +39,9 @@ final class Mutations {
   /** A non-spinning M dropping its P ignores needspinning (the pre-Go-1.20 race). */
   static final boolean NO_NEEDSPINNING = false;
 
+  /** A spinner's recheck that finds work but no idle P does not set needspinning. */
+  static final boolean NO_PIDLEGET_SPINNING = false;
+
   /** submitExternal checks the run state only before injecting, not again after. */
   static final boolean SUBMIT_CHECK_UNLOCKED = false;
 
@@ -47,4 +50,9 @@ final class Mutations {
 
   /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
   static final boolean EXTERNAL_WAKE_IF_IDLE = false;
+
+  /** EXITSYSCALL_NO_CAS's helper; never called in this build (the guard is constant false). */
+  static boolean setRunning(P pp) {
+    throw new AssertionError("mutation only");
+  }
 }
