@@ -30,6 +30,9 @@ abstract class IdleLists extends IdlePad1 {
   M midle;
   /** Idle Ms; guarded by the lock, volatile for stats. */
   volatile int nmidle;
+
+  /** startm found no idle M and the thread cap reached: the next M to park takes an idle P. */
+  boolean mWanted;
 }
 
 abstract class IdlePad2 extends IdleLists {
@@ -184,6 +187,10 @@ final class Idle extends IdlePad2 {
       if (nmp == null) {
         if (s.threads.mcount >= s.config.maxThreads()) {
           s.threads.startFailedLocked(null); // maxThreads counts as a failure; the spare cap not
+        } else {
+          // At the cap every M exists already: one of them is on its way to park (between
+          // dropping its P and mput). stopm sees this flag under the lock and takes the P.
+          mWanted = true;
         }
         if (spinning) {
           unclaimSpinning();
@@ -245,10 +252,12 @@ final class Idle extends IdlePad2 {
         if (s.runState >= Scheduler.TIDYING) {
           return false;
         }
-        if (s.global.liveSizeLocked() != 0) {
-          // Work queued next to an idle P that nobody was started for (a failed thread start
-          // while we were between dropping our P and parking): take it instead of parking.
+        if (s.global.liveSizeLocked() != 0 || mWanted) {
+          // Work queued next to an idle P that nobody was started for (a failed thread start,
+          // or a start refused at the thread cap, while we were between dropping our P and
+          // parking): take it instead of parking.
           ready = pidleget();
+          mWanted = false;
         }
         if (ready == null) {
           mput(m);
