@@ -39,8 +39,12 @@ final class GlobalQueue {
 
   final ReentrantLock lock;
 
-  /** Injection-side capacity; when it is full, outside submitters put under the lock instead. */
-  static final int INJECT_CAPACITY = 4096;
+  /**
+   * Injection-side capacity; when it is full, outside submitters put under the lock instead. 16K
+   * slots (64 KB): a burst of 10k outside submissions fits (spawn_many_remote_idle at parallelism
+   * 1: ~1.25 ms per op vs ~1.6 ms with 4K slots, whose overflow took the locked path).
+   */
+  static final int INJECT_CAPACITY = 16384;
 
   /**
    * Outside submissions, moved onto buf by locked takes. Bounded on purpose: its offer makes the
