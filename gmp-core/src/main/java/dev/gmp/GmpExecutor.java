@@ -148,7 +148,7 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   @Override
   public boolean isTerminated() {
-    return sched.runState == Scheduler.TERMINATED;
+    return Lifecycle.isTerminated(sched);
   }
 
   /**

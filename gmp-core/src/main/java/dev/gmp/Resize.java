@@ -52,6 +52,7 @@ final class Resize {
     } finally {
       s.lock.unlock();
     }
+    Lifecycle.finishTermination(s); // shrinking a shut-down executor may have ended it
     s.idle.wakep();
   }
 }

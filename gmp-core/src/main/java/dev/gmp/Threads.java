@@ -227,6 +227,7 @@ final class Threads {
     } finally {
       s.lock.unlock();
     }
+    Lifecycle.finishTermination(s);
     if (spinning) {
       s.idle.unclaimSpinning();
     }
@@ -331,6 +332,7 @@ final class Threads {
       s.lock.unlock();
     }
     unregister(m);
+    Lifecycle.finishTermination(s); // after unregister: no thread table entry outlives it
     if (spinning) {
       s.idle.dropSpinning(m);
       if (s.idle.workVisible()) {
