@@ -4,7 +4,8 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * The executor's settings, validated by {@link GmpExecutor.Builder}; {@code contextClassLoader} is
- * the one captured at build() for the threads gmp creates itself (Threads#newDaemon).
+ * the one captured at build() for the threads gmp creates itself (Threads#newDaemon); {@code jmx}
+ * whether build() registers a {@link GmpExecutorMXBean}.
  */
 record Config(
     int parallelism,
@@ -15,4 +16,30 @@ record Config(
     String name,
     ThreadFactory threadFactory,
     Thread.UncaughtExceptionHandler uncaughtExceptionHandler,
-    ClassLoader contextClassLoader) {}
+    ClassLoader contextClassLoader,
+    boolean jmx) {
+
+  /** The core settings only, everything observable off (gmp-stress's driven schedulers). */
+  Config(
+      int parallelism,
+      int maxThreads,
+      int maxSpareThreads,
+      long timeSliceNanos,
+      long keepAliveNanos,
+      String name,
+      ThreadFactory threadFactory,
+      Thread.UncaughtExceptionHandler uncaughtExceptionHandler,
+      ClassLoader contextClassLoader) {
+    this(
+        parallelism,
+        maxThreads,
+        maxSpareThreads,
+        timeSliceNanos,
+        keepAliveNanos,
+        name,
+        threadFactory,
+        uncaughtExceptionHandler,
+        contextClassLoader,
+        false);
+  }
+}

@@ -96,14 +96,7 @@ public final class GmpExecutor extends AbstractExecutorService {
    * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
    */
   public void setParallelism(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
-    }
-    if (n > sched.config.maxThreads()) {
-      throw new IllegalArgumentException(
-          "parallelism must be <= maxThreads (" + sched.config.maxThreads() + "), was " + n);
-    }
-    Resize.setParallelism(sched, n);
+    Resize.setParallelismChecked(sched, n);
   }
 
   /** A snapshot of the scheduler's counters. */
@@ -218,6 +211,7 @@ public final class GmpExecutor extends AbstractExecutorService {
     private String name;
     private ThreadFactory threadFactory;
     private Thread.UncaughtExceptionHandler handler;
+    private boolean jmx;
 
     private Builder() {}
 
@@ -299,13 +293,35 @@ public final class GmpExecutor extends AbstractExecutorService {
     }
 
     /**
+     * Whether build() registers a {@link GmpExecutorMXBean} on the platform MBean server, under
+     * {@code dev.gmp:type=GmpExecutor,name=<name>} (the {@link #name} given, else the generated
+     * {@code gmp-N}); it is unregistered when the executor terminates. Default false.
+     */
+    public Builder jmx(boolean register) {
+      this.jmx = register;
+      return this;
+    }
+
+    /**
      * A new executor with these settings. It starts no thread until its first task.
      *
      * @throws IllegalArgumentException if maxThreads &lt; parallelism, or both name and
      *     threadFactory were set
+     * @throws IllegalStateException with {@code jmx(true)}, if an MBean of that name is already
+     *     registered (an executor of the same name that has not terminated); no executor is made
      */
     public GmpExecutor build() {
-      return new GmpExecutor(config());
+      Config c = config();
+      GmpExecutor ex = new GmpExecutor(c);
+      if (c.jmx()) {
+        try {
+          Jmx.register(ex.sched);
+        } catch (RuntimeException e) {
+          Lifecycle.shutdown(ex.sched); // no task, no thread yet: terminated at once
+          throw e;
+        }
+      }
+      return ex;
     }
 
     /** The validated settings (package-private: tests build schedulers from them). */
@@ -331,7 +347,8 @@ public final class GmpExecutor extends AbstractExecutorService {
           n,
           tf,
           handler,
-          ccl);
+          ccl,
+          jmx);
     }
   }
 }

@@ -11,6 +11,22 @@ import java.util.Arrays;
 final class Resize {
   private Resize() {}
 
+  /**
+   * setParallelism from the API (GmpExecutor, JMX): validates n, naming the bad value.
+   *
+   * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
+   */
+  static void setParallelismChecked(Scheduler s, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
+    }
+    if (n > s.config.maxThreads()) {
+      throw new IllegalArgumentException(
+          "parallelism must be <= maxThreads (" + s.config.maxThreads() + "), was " + n);
+    }
+    setParallelism(s, n);
+  }
+
   static void setParallelism(Scheduler s, int n) {
     s.lock.lock();
     try {
