@@ -104,6 +104,20 @@ public final class GmpExecutor extends AbstractExecutorService {
     return Counters.snapshot(sched);
   }
 
+  /**
+   * A goroutine-style dump of the scheduler as text: a header (Go's schedtrace line), one line
+   * per processor ({@code P0: status=running m=M1 runqsize=2 runnext=G18 schedtick=41 ...}), one
+   * per worker thread ({@code M1: thread=app-m1 state=RUNNABLE p=P0 curg=G17 ...}), one per task
+   * that has started and not finished ({@code G17: status=running for=12.0ms m=M1 p=P0
+   * task=com.example.Work}; states {@code running}, {@code syscall}, {@code waiting}, {@code
+   * runnable}), and the totals. Stops nothing and takes no lock, so it is safe to call in
+   * production at any time; lines may be from slightly different instants. The format is for
+   * people: it may change.
+   */
+  public String dump() {
+    return Dump.of(sched);
+  }
+
   @Override
   public void execute(Runnable task) {
     if (task == null) {

@@ -34,7 +34,9 @@ final class Syscall {
 
   static void entersyscall(M m, G gp) {
     P pp = m.p;
-    pp.setSyscallwhen(System.nanoTime());
+    long now = System.nanoTime();
+    pp.setSyscallwhen(now);
+    gp.setBlockedAt(now); // for the dump: one opaque store, the clock is read for sysmon anyway
     pp.incSyscalltick();
     m.oldp = pp;
     gp.setStatus(G.Gsyscall);

@@ -299,6 +299,7 @@ final class Sysmon implements Runnable {
       pp.sysmonM = mp; // first sight of this task
       pp.sysmonMcompleted = c;
       pp.sysmonMwhen = now;
+      gp.setSeenAt(now); // the task's age for the dump (gp may have finished since: display only)
       return 0;
     }
     if (now - pp.sysmonMwhen < slice) {
