@@ -1,11 +1,12 @@
 package dev.gmp;
 
 import java.util.concurrent.ThreadFactory;
+import java.util.function.UnaryOperator;
 
 /**
  * The executor's settings, validated by {@link GmpExecutor.Builder}; {@code contextClassLoader} is
  * the one captured at build() for the threads gmp creates itself (Threads#newDaemon); {@code jmx}
- * whether build() registers a {@link GmpExecutorMXBean}.
+ * whether build() registers a {@link GmpExecutorMXBean}; {@code taskDecorator} null when unset.
  */
 record Config(
     int parallelism,
@@ -17,7 +18,8 @@ record Config(
     ThreadFactory threadFactory,
     Thread.UncaughtExceptionHandler uncaughtExceptionHandler,
     ClassLoader contextClassLoader,
-    boolean jmx) {
+    boolean jmx,
+    UnaryOperator<Runnable> taskDecorator) {
 
   /** The core settings only, everything observable off (gmp-stress's driven schedulers). */
   Config(
@@ -40,6 +42,7 @@ record Config(
         threadFactory,
         uncaughtExceptionHandler,
         contextClassLoader,
-        false);
+        false,
+        null);
   }
 }

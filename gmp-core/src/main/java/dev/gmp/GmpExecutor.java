@@ -9,6 +9,7 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A work-stealing {@link java.util.concurrent.ExecutorService} built on Go's GMP scheduler:
@@ -29,6 +30,9 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   final Scheduler sched;
 
+  /** Builder#taskDecorator, or null: execute's only extra cost when unset is this null check. */
+  private final UnaryOperator<Runnable> decorator;
+
   private GmpExecutor(Config config) {
     this(config, true);
   }
@@ -37,6 +41,7 @@ public final class GmpExecutor extends AbstractExecutorService {
   GmpExecutor(Config config, boolean withSysmon) {
     Scheduler s = new Scheduler(config, withSysmon);
     this.sched = s;
+    this.decorator = config.taskDecorator();
     // Nothing the threads reach refers to this object strongly (the scheduler has only this weak
     // reference, for current()), so an executor dropped without shutdown() is collected and its
     // scheduler shut down: queued tasks still run, then every thread exits.
@@ -118,10 +123,24 @@ public final class GmpExecutor extends AbstractExecutorService {
     return Dump.of(sched);
   }
 
+  /**
+   * Runs {@code task} (decorated first, if a {@link Builder#taskDecorator taskDecorator} is set):
+   * from one of this executor's tasks it takes the processor's runnext slot, from any other
+   * thread it goes to the global queue.
+   *
+   * @throws NullPointerException if task is null, or the decorator returned null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   * @throws RuntimeException whatever the decorator throws, unchanged; the task is then not
+   *     accepted
+   */
   @Override
   public void execute(Runnable task) {
     if (task == null) {
       throw new NullPointerException("task");
+    }
+    UnaryOperator<Runnable> d = decorator;
+    if (d != null) {
+      task = decorate(d, task); // before anything is queued: a throwing decorator leaves no trace
     }
     Scheduler s = sched;
     M m = Threads.currentM();
@@ -138,11 +157,24 @@ public final class GmpExecutor extends AbstractExecutorService {
     s.submitExternal(task);
   }
 
+  private static Runnable decorate(UnaryOperator<Runnable> d, Runnable task) {
+    Runnable r = d.apply(task);
+    if (r == null) {
+      throw new NullPointerException("taskDecorator returned null for " + task);
+    }
+    return r;
+  }
+
   @Override
   public void shutdown() {
     Lifecycle.shutdown(sched);
   }
 
+  /**
+   * Stops accepting tasks, interrupts the running ones, and returns every queued task that never
+   * started. With a {@link Builder#taskDecorator taskDecorator}, these are the decorated
+   * Runnables, as queued (ThreadPoolExecutor returns what it queued too).
+   */
   @Override
   public List<Runnable> shutdownNow() {
     return Lifecycle.shutdownNow(sched);
@@ -226,6 +258,7 @@ public final class GmpExecutor extends AbstractExecutorService {
     private ThreadFactory threadFactory;
     private Thread.UncaughtExceptionHandler handler;
     private boolean jmx;
+    private UnaryOperator<Runnable> taskDecorator;
 
     private Builder() {}
 
@@ -317,6 +350,21 @@ public final class GmpExecutor extends AbstractExecutorService {
     }
 
     /**
+     * Wraps every task the executor accepts, exactly once, in the thread that calls {@link
+     * #execute} (from outside or from one of its own tasks; {@code submit}, {@code invokeAll}
+     * and {@code invokeAny} go through {@code execute}), before the task is queued: the place to
+     * capture a context (MDC, OpenTelemetry, a ScopedValue binding) and restore it around the
+     * task. The executor queues, runs and returns from {@link #shutdownNow} what the decorator
+     * returned. If the decorator throws, that {@code execute} throws the same exception and the
+     * task is not accepted (nothing was queued); returning null is a NullPointerException there.
+     * Default: none, at no cost.
+     */
+    public Builder taskDecorator(UnaryOperator<Runnable> decorator) {
+      this.taskDecorator = Objects.requireNonNull(decorator, "taskDecorator");
+      return this;
+    }
+
+    /**
      * A new executor with these settings. It starts no thread until its first task.
      *
      * @throws IllegalArgumentException if maxThreads &lt; parallelism, or both name and
@@ -362,7 +410,8 @@ public final class GmpExecutor extends AbstractExecutorService {
           tf,
           handler,
           ccl,
-          jmx);
+          jmx,
+          taskDecorator);
     }
   }
 }
