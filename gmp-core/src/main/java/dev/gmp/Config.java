@@ -1,12 +1,15 @@
 package dev.gmp;
 
 import java.util.concurrent.ThreadFactory;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 
 /**
  * The executor's settings, validated by {@link GmpExecutor.Builder}; {@code contextClassLoader} is
  * the one captured at build() for the threads gmp creates itself (Threads#newDaemon); {@code jmx}
- * whether build() registers a {@link GmpExecutorMXBean}; {@code taskDecorator} null when unset.
+ * whether build() registers a {@link GmpExecutorMXBean}; {@code taskDecorator} null when unset;
+ * {@code availableProcessors} the CPU count sysmon follows (Sysmon#followAvailableProcessors),
+ * null when the parallelism is pinned (set explicitly, or following switched off).
  */
 record Config(
     int parallelism,
@@ -19,7 +22,8 @@ record Config(
     Thread.UncaughtExceptionHandler uncaughtExceptionHandler,
     ClassLoader contextClassLoader,
     boolean jmx,
-    UnaryOperator<Runnable> taskDecorator) {
+    UnaryOperator<Runnable> taskDecorator,
+    IntSupplier availableProcessors) {
 
   /** The core settings only, everything observable off (gmp-stress's driven schedulers). */
   Config(
@@ -43,6 +47,7 @@ record Config(
         uncaughtExceptionHandler,
         contextClassLoader,
         false,
+        null,
         null);
   }
 }

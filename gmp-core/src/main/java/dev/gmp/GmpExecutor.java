@@ -9,6 +9,7 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -49,7 +50,10 @@ public final class GmpExecutor extends AbstractExecutorService {
     CleanerHolder.CLEANER.register(this, () -> Lifecycle.shutdown(s));
   }
 
-  /** An executor with {@code Runtime.availableProcessors()} processors and default settings. */
+  /**
+   * An executor with {@code Runtime.availableProcessors()} processors, following that count as
+   * it changes, and default settings.
+   */
   public static GmpExecutor create() {
     return builder().build();
   }
@@ -97,6 +101,8 @@ public final class GmpExecutor extends AbstractExecutorService {
    * Changes the number of processors while tasks run. Shrinking retires the highest-numbered
    * processors: their queued tasks move to the global queue and a task running on one finishes
    * on its thread before that thread looks for another processor. Nothing is lost or run twice.
+   * The value is then pinned: the executor stops following {@code availableProcessors()} (see
+   * {@link Builder#followAvailableProcessors}).
    *
    * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
    */
@@ -213,24 +219,7 @@ public final class GmpExecutor extends AbstractExecutorService {
       throw new IllegalStateException(
           "close() called from a task of this executor: it would wait for itself");
     }
-    boolean terminated = isTerminated();
-    if (!terminated) {
-      shutdown();
-      boolean interrupted = false;
-      while (!terminated) {
-        try {
-          terminated = awaitTermination(1L, TimeUnit.DAYS);
-        } catch (InterruptedException e) {
-          if (!interrupted) {
-            shutdownNow();
-            interrupted = true;
-          }
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Lifecycle.close(sched);
   }
 
   @Override
@@ -249,7 +238,10 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   /** Settings for a {@link GmpExecutor}; every setter validates and names a bad value. */
   public static final class Builder {
-    private int parallelism = Runtime.getRuntime().availableProcessors();
+    /** 0: not set, follow the CPU count. */
+    private int parallelism;
+    private Boolean follow;
+    private IntSupplier cpus = Runtime.getRuntime()::availableProcessors;
     private int maxThreads = 10_000;
     private int maxSpareThreads = 256;
     private Duration timeSlice = Duration.ofMillis(10);
@@ -262,12 +254,38 @@ public final class GmpExecutor extends AbstractExecutorService {
 
     private Builder() {}
 
-    /** Processors (GOMAXPROCS); default availableProcessors(). */
+    /**
+     * Processors (GOMAXPROCS), pinned: the executor will not follow the CPU count. Default:
+     * {@code Runtime.availableProcessors()}, followed (see {@link #followAvailableProcessors}).
+     */
     public Builder parallelism(int n) {
       if (n < 1) {
         throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
       }
       this.parallelism = n;
+      return this;
+    }
+
+    /**
+     * Go 1.25's container-aware GOMAXPROCS. When the parallelism was not set explicitly, sysmon
+     * re-reads {@code Runtime.availableProcessors()} (which honours cgroup CPU limits and the
+     * affinity mask) about once a second while the executor has threads, and applies changes
+     * with {@link GmpExecutor#setParallelism}-like resizing, capped at {@link #maxThreads}.
+     * {@link #parallelism(int)} or a later {@link GmpExecutor#setParallelism} call pins the value
+     * and stops the updates; {@code false} here stops them from the start (the count read at
+     * build() stays). Default true.
+     *
+     * @throws IllegalArgumentException at build() if true was asked for together with an
+     *     explicit {@link #parallelism(int)}, which pins it
+     */
+    public Builder followAvailableProcessors(boolean follow) {
+      this.follow = follow;
+      return this;
+    }
+
+    /** The CPU count to start with and to follow (a test seam; production never sets it). */
+    Builder availableProcessors(IntSupplier cpus) {
+      this.cpus = Objects.requireNonNull(cpus, "cpus");
       return this;
     }
 
@@ -373,45 +391,35 @@ public final class GmpExecutor extends AbstractExecutorService {
      *     registered (an executor of the same name that has not terminated); no executor is made
      */
     public GmpExecutor build() {
-      Config c = config();
-      GmpExecutor ex = new GmpExecutor(c);
-      if (c.jmx()) {
-        try {
-          Jmx.register(ex.sched);
-        } catch (RuntimeException e) {
-          Lifecycle.shutdown(ex.sched); // no task, no thread yet: terminated at once
-          throw e;
-        }
+      GmpExecutor ex = new GmpExecutor(config());
+      if (ex.sched.config.jmx()) {
+        Jmx.register(ex.sched); // on failure it shuts the (threadless) scheduler down
       }
       return ex;
     }
 
     /** The validated settings (package-private: tests build schedulers from them). */
     Config config() {
-      if (maxThreads < parallelism) {
+      boolean explicit = parallelism != 0;
+      if (explicit && Boolean.TRUE.equals(follow)) {
+        throw new IllegalArgumentException("parallelism(" + parallelism + ") and"
+            + " followAvailableProcessors(true) are exclusive: an explicit parallelism is pinned");
+      }
+      int procs = explicit ? parallelism : Math.max(1, cpus.getAsInt());
+      if (maxThreads < procs) {
         throw new IllegalArgumentException(
-            "maxThreads (" + maxThreads + ") must be >= parallelism (" + parallelism + ")");
+            "maxThreads (" + maxThreads + ") must be >= parallelism (" + procs + ")");
       }
       if (name != null && threadFactory != null) {
-        throw new IllegalArgumentException(
-            "name(\"" + name + "\") and threadFactory(...) are exclusive: name only applies to"
-                + " the default thread factory");
+        throw new IllegalArgumentException("name(\"" + name + "\") and threadFactory(...) are"
+            + " exclusive: name only applies to the default thread factory");
       }
       String n = name != null ? name : Threads.nextPoolName();
       ClassLoader ccl = Thread.currentThread().getContextClassLoader();
       ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
-      return new Config(
-          parallelism,
-          maxThreads,
-          maxSpareThreads,
-          timeSlice.toNanos(),
-          keepAlive.toNanos(),
-          n,
-          tf,
-          handler,
-          ccl,
-          jmx,
-          taskDecorator);
+      IntSupplier followed = explicit || Boolean.FALSE.equals(follow) ? null : cpus;
+      return new Config(procs, maxThreads, maxSpareThreads, timeSlice.toNanos(),
+          keepAlive.toNanos(), n, tf, handler, ccl, jmx, taskDecorator, followed);
     }
   }
 }

@@ -49,7 +49,9 @@ final class Jmx implements GmpExecutorMXBean {
   }
 
   /**
-   * Registers the bean of {@code s} and arranges its unregistration at termination.
+   * Registers the bean of {@code s} and arranges its unregistration at termination. On failure
+   * the scheduler is shut down (it has no thread yet, so it terminates at once) and build()
+   * throws.
    *
    * @throws IllegalStateException if the name is taken (another executor with the same name and
    *     jmx(true) that has not terminated), or the MBean server refuses the bean
@@ -60,11 +62,13 @@ final class Jmx implements GmpExecutorMXBean {
     try {
       server.registerMBean(new StandardMBean(new Jmx(s), GmpExecutorMXBean.class, true), on);
     } catch (InstanceAlreadyExistsException e) {
+      Lifecycle.shutdown(s); // build() fails: the new scheduler has no task and no thread yet
       throw new IllegalStateException(
           "an MBean named " + on + " is already registered (another executor named '"
               + s.config.name() + "' built with jmx(true) that has not terminated?): choose"
               + " another name(...)", e);
-    } catch (JMException e) {
+    } catch (JMException | RuntimeException e) {
+      Lifecycle.shutdown(s);
       throw new IllegalStateException("could not register the MBean " + on, e);
     }
     Lifecycle.onTermination(s, () -> unregister(server, on));

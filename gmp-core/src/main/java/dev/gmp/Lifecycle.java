@@ -148,6 +148,32 @@ final class Lifecycle {
   }
 
   /**
+   * ExecutorService.close: shutdown, then wait; if interrupted while waiting, shutdownNow and keep
+   * waiting, then restore the interrupt status.
+   */
+  static void close(Scheduler s) {
+    if (isTerminated(s)) {
+      return;
+    }
+    shutdown(s);
+    boolean interrupted = false;
+    boolean terminated = false;
+    while (!terminated) {
+      try {
+        terminated = awaitTermination(s, 1L, TimeUnit.DAYS);
+      } catch (InterruptedException e) {
+        if (!interrupted) {
+          shutdownNow(s);
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * True once TERMINATED within the timeout: every task done, every M past mexit, so every thread
    * of the executor has exited or is exiting with nothing more to run. Within what is left of the
    * timeout it also joins those threads (and sysmon), so that after a wait with time to spare no

@@ -136,6 +136,13 @@ final class Scheduler extends SchedulerPad1 {
   /** GOMAXPROCS. Written under the lock, read anywhere. */
   volatile int gomaxprocs;
 
+  /**
+   * The parallelism was set explicitly (Builder#parallelism, setParallelism, the MXBean): sysmon
+   * no longer follows availableProcessors(). Written under the lock, where Resize also decides;
+   * volatile so that sysmon can skip reading the CPU count without taking the lock.
+   */
+  volatile boolean parallelismPinned;
+
   /** Written under the lock; volatile: submitters and Ms read it without (Dekker C). */
   volatile int runState = RUNNING;
 
@@ -159,6 +166,7 @@ final class Scheduler extends SchedulerPad1 {
       }
       procs = new Procs(all);
       gomaxprocs = n;
+      parallelismPinned = config.availableProcessors() == null;
     } finally {
       lock.unlock();
     }
