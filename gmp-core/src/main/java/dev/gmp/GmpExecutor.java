@@ -48,6 +48,7 @@ public final class GmpExecutor extends AbstractExecutorService {
     // scheduler shut down: queued tasks still run, then every thread exits.
     s.owner = new WeakReference<>(this);
     CleanerHolder.CLEANER.register(this, () -> Lifecycle.shutdown(s));
+    Jfr.register(s); // JFR's listener (once per JVM) and the periodic ExecutorStats
   }
 
   /**

@@ -204,6 +204,9 @@ final class Idle extends IdlePad2 {
       s.threads.newm(nmp);
     } else if (nmp.wakeup()) {
       s.counters.unparks.increment();
+      if (Jfr.on) {
+        Jfr.unpark(s, nmp);
+      }
     }
   }
 
@@ -222,6 +225,9 @@ final class Idle extends IdlePad2 {
         idleM.nextp = pp;
         if (idleM.wakeup()) {
           s.counters.unparks.increment();
+          if (Jfr.on) {
+            Jfr.unpark(s, idleM);
+          }
         }
         return;
       }
@@ -261,6 +267,7 @@ final class Idle extends IdlePad2 {
         continue;
       }
       s.counters.parks.increment();
+      ParkEvent park = Jfr.on ? Jfr.parkBegin(s, m) : null;
       while (!m.sleep(s.config.keepAliveNanos())) {
         s.lock.lock();
         try {
@@ -272,6 +279,9 @@ final class Idle extends IdlePad2 {
           s.lock.unlock();
         }
         // Still needed (or a wake-up is on its way): keep waiting.
+      }
+      if (park != null) {
+        Jfr.parkEnd(park);
       }
       if (m.exitRequested) {
         return false;
@@ -335,6 +345,9 @@ final class Idle extends IdlePad2 {
     pp.link = pidle;
     pidle = pp;
     npidle = npidle + 1; // volatile write under the lock: Dekker (B), dropP's side
+    if (Jfr.on) {
+      Jfr.procState(s, pp.id, P.Pidle, null);
+    }
   }
 
   /** pidleget. Lock held. No sysmon wake-up here (Go wakes it only from exitsyscall). */

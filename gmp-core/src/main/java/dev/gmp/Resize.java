@@ -81,6 +81,9 @@ final class Resize {
             s.retake.zombies.add(pp);
           }
           s.global.putRing(pp.runq);
+          if (Jfr.on) {
+            Jfr.procState(s, pp.id, P.Pdead, null);
+          }
         }
         Lifecycle.tryTidyLocked(s);
       }

@@ -87,6 +87,11 @@ final class Retake {
     } finally {
       s.lock.unlock();
     }
+    if (Jfr.on) {
+      long seen = gp.seenAt(); // sysmon's first sight of this task, a slice or more ago
+      Jfr.retake(s, pp.id, blocked ? "blocked" : "hog", mp.id,
+          seen == 0 ? 0 : System.nanoTime() - seen);
+    }
     s.idle.handoffp(np);
     return true;
   }

@@ -269,6 +269,9 @@ final class Scheduler extends SchedulerPad1 {
     }
     pp.setM(m);
     m.p = pp;
+    if (Jfr.on) {
+      Jfr.procState(this, pp.id, P.Prunning, m);
+    }
     return true;
   }
 

@@ -107,6 +107,9 @@ final class SchedulingLoop {
     target.nextp = pp;
     if (target.wakeup()) {
       s.counters.unparks.increment();
+      if (Jfr.on) {
+        Jfr.unpark(s, target);
+      }
     }
     return s.idle.stopm(m);
   }
@@ -143,6 +146,9 @@ final class SchedulingLoop {
             s.global.put(next);
           } finally {
             s.lock.unlock();
+          }
+          if (Jfr.on) {
+            Jfr.runnextDemotion(s, pp.id, next.goid);
           }
         }
       }
@@ -363,6 +369,11 @@ final class SchedulingLoop {
         G gp = pp.runq.stealFrom(p2.runq, last, st == P.Prunning);
         if (gp != null) {
           m.incSteals();
+          if (Jfr.on) {
+            // Our ring was empty before the steal: what it holds now, plus gp, is what we took
+            // (less if another thief took from us meanwhile).
+            Jfr.steal(s, pp.id, p2.id, pp.runq.ringSize() + 1);
+          }
           return gp;
         }
       }

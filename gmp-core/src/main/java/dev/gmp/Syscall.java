@@ -53,8 +53,14 @@ final class Syscall {
         && tok != -1
         && (!pp.runq.isEmpty() || s.global.size() != 0)
         && s.retake.retakeSyscall(pp, tok)) {
+      if (Jfr.on) {
+        Jfr.handoff(s, pp.id, true, 0);
+      }
       s.idle.handoffp(pp);
       return;
+    }
+    if (Jfr.on && tok != -1) { // after the eager check: recording must not widen sysmon's race
+      Jfr.procState(s, pp.id, P.Psyscall, m);
     }
     if (s.sysmon.waiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)
       s.sysmon.wakeIfWaiting();
@@ -72,6 +78,9 @@ final class Syscall {
         ? pp.status() == P.Psyscall && Mutations.setRunning(pp)
         : pp.exitSyscall(m.syscallToken)) {
       gp.setStatus(G.Grunning);
+      if (Jfr.on) {
+        Jfr.procState(m.sched, pp.id, P.Prunning, m);
+      }
       return;
     }
     exitsyscallSlow(m, gp, pp);

@@ -49,14 +49,16 @@ class DumpTest {
     }
   }
 
-  /** Spawns a child into its own queue, then blocks without saying so. */
+  /** Blocks without saying so. */
   static final class Sleeper implements Runnable {
     final CountDownLatch release = new CountDownLatch(1);
-    final CountDownLatch childRan = new CountDownLatch(1);
+    final CountDownLatch started = new CountDownLatch(1);
+    volatile Thread thread;
 
     @Override
     public void run() {
-      GmpExecutor.current().execute(childRan::countDown);
+      thread = Thread.currentThread();
+      started.countDown();
       try {
         release.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
@@ -138,15 +140,21 @@ class DumpTest {
 
   @Test
   void aTaskWhoseProcessorWasRetakenIsWaiting() throws Exception {
-    // One processor, a 1 ms slice: the sleeper blocks without blocking() while its child waits
-    // in its queue, so sysmon retakes the processor and marks the sleeper waiting.
+    // One processor, a 1 ms slice: the sleeper blocks without blocking(); once its thread is
+    // seen waiting, a task arrives that only a retake can run, so sysmon retakes the processor
+    // and, finding the thread waiting, marks the sleeper waiting.
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().name("dump-c")
         .parallelism(1).timeSlice(Duration.ofMillis(1)).build())) {
       GmpExecutor ex = c.ex();
       Sleeper sleeper = new Sleeper();
       ex.execute(sleeper);
       try {
-        TestSupport.await(sleeper.childRan, "the child ran on the retaken processor");
+        TestSupport.await(sleeper.started, "the sleeper started");
+        TestSupport.awaitCondition("the sleeper waits",
+            () -> sleeper.thread.getState() == Thread.State.TIMED_WAITING);
+        CountDownLatch other = new CountDownLatch(1);
+        ex.execute(other::countDown);
+        TestSupport.await(other, "the task behind it ran on the retaken processor");
         TestSupport.awaitCondition(() -> "one waiting task: " + ex.stats(), LIVENESS_SECONDS,
             () -> ex.stats().waitingTasks() == 1);
         String d = ex.dump();

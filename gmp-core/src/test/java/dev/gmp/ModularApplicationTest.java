@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * gmp-core's module-info: a tiny modular application (compiled here, run in a child JVM on the
  * module path with no flags) uses dev.gmp, once without Micrometer on the module path (requires
- * static) and once with it, through dev.gmp.micrometer.
+ * static), once with it, through dev.gmp.micrometer, and once recording gmp's JFR events.
  */
 class ModularApplicationTest {
 
@@ -98,9 +98,43 @@ class ModularApplicationTest {
     assertEquals(List.of("3.0", "dev.gmp"), out);
   }
 
+  @Test
+  void gmpEventsAreRecordedOnTheModulePath() throws Exception {
+    String main = """
+        package app;
+        import dev.gmp.GmpExecutor;
+        import java.nio.file.Path;
+        import java.util.concurrent.TimeUnit;
+        import jdk.jfr.Recording;
+        import jdk.jfr.consumer.RecordingFile;
+        public class Main {
+          public static void main(String[] a) throws Exception {
+            Path f = Path.of(a[0]);
+            try (Recording r = new Recording()) {
+              r.enable("dev.gmp.ProcState");
+              r.start();
+              try (GmpExecutor ex = GmpExecutor.builder().name("rec").parallelism(1).build()) {
+                System.out.println(ex.submit(() -> 1).get(10, TimeUnit.SECONDS));
+              }
+              r.stop();
+              r.dump(f);
+            }
+            System.out.println(RecordingFile.readAllEvents(f).stream()
+                .anyMatch(e -> e.getEventType().getName().equals("dev.gmp.ProcState")
+                    && e.getString("executor").equals("rec")
+                    && e.getString("state").equals("running")));
+          }
+        }
+        """;
+    List<String> out = compileAndRun("module app { requires dev.gmp; requires jdk.jfr; }", main,
+        List.of(codeSource(GmpExecutor.class), codeSource(MpscUnboundedAtomicArrayQueue.class)),
+        dir.resolve("rec.jfr").toString());
+    assertEquals(List.of("1", "true"), out);
+  }
+
   /** Compiles module {@code app} against {@code modulePath} and runs app/app.Main on it. */
-  private List<String> compileAndRun(String moduleInfo, String main, List<Path> modulePath)
-      throws Exception {
+  private List<String> compileAndRun(String moduleInfo, String main, List<Path> modulePath,
+      String... args) throws Exception {
     Path src = dir.resolve("src");
     Files.createDirectories(src.resolve("app"));
     Files.writeString(src.resolve("module-info.java"), moduleInfo);
@@ -115,8 +149,10 @@ class ModularApplicationTest {
         "--module-path", mp, "-d", classes.toString(), src.resolve("module-info.java").toString(),
         src.resolve("app/Main.java").toString()), "javac");
     assertEquals(List.of(), javacOut, "javac prints nothing (no warning)");
-    return run(List.of(jdkBin.resolve("java").toString(),
-        "--module-path", classes + File.pathSeparator + mp, "-m", "app/app.Main"), "java");
+    List<String> java = new ArrayList<>(List.of(jdkBin.resolve("java").toString(),
+        "--module-path", classes + File.pathSeparator + mp, "-m", "app/app.Main"));
+    java.addAll(List.of(args));
+    return run(java, "java");
   }
 
   /** Runs a command; it must exit 0 with nothing on stderr. Returns its stdout lines. */
