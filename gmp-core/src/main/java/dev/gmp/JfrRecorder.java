@@ -15,7 +15,9 @@ import jdk.jfr.RecordingState;
  * <p>Registering the listener costs a few milliseconds, once per JVM, at the first executor.
  * Registering the periodic event costs much more (JFR builds its metadata: ~0.5 s measured here),
  * so it waits until JFR itself is initialized ({@code recorderInitialized}), which happens only
- * when someone records.
+ * when someone records. When JFR was initialized before gmp's first executor (a recording the
+ * application started first), JFR's periodic thread picks the new event up at its next poll,
+ * within about a second.
  */
 final class JfrRecorder {
   private JfrRecorder() {}
