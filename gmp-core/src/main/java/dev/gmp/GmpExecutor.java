@@ -268,16 +268,11 @@ public final class GmpExecutor extends AbstractExecutorService {
     }
 
     /**
-     * Go 1.25's container-aware GOMAXPROCS. When the parallelism was not set explicitly, sysmon
-     * re-reads {@code Runtime.availableProcessors()} (which honours cgroup CPU limits and the
-     * affinity mask) about once a second while the executor has threads, and applies changes
-     * with {@link GmpExecutor#setParallelism}-like resizing, capped at {@link #maxThreads}.
-     * {@link #parallelism(int)} or a later {@link GmpExecutor#setParallelism} call pins the value
-     * and stops the updates; {@code false} here stops them from the start (the count read at
-     * build() stays). Default true.
-     *
-     * @throws IllegalArgumentException at build() if true was asked for together with an
-     *     explicit {@link #parallelism(int)}, which pins it
+     * Go 1.25's container-aware GOMAXPROCS (default true): unless {@link #parallelism(int)} was
+     * set, sysmon re-reads {@code Runtime.availableProcessors()} (cgroup limits, affinity) about
+     * once a second while the executor has threads and resizes to it, capped at {@link
+     * #maxThreads}. A {@link GmpExecutor#setParallelism} call pins the value; false keeps the
+     * count read at build(). True with an explicit parallelism fails at build().
      */
     public Builder followAvailableProcessors(boolean follow) {
       this.follow = follow;
@@ -369,14 +364,12 @@ public final class GmpExecutor extends AbstractExecutorService {
     }
 
     /**
-     * Wraps every task the executor accepts, exactly once, in the thread that calls {@link
-     * #execute} (from outside or from one of its own tasks; {@code submit}, {@code invokeAll}
-     * and {@code invokeAny} go through {@code execute}), before the task is queued: the place to
-     * capture a context (MDC, OpenTelemetry, a ScopedValue binding) and restore it around the
-     * task. The executor queues, runs and returns from {@link #shutdownNow} what the decorator
-     * returned. If the decorator throws, that {@code execute} throws the same exception and the
-     * task is not accepted (nothing was queued); returning null is a NullPointerException there.
-     * Default: none, at no cost.
+     * Wraps every accepted task exactly once, in the thread that calls {@link
+     * GmpExecutor#execute} (outside or a task; submit, invokeAll and invokeAny go through it),
+     * before it is queued: where to capture a context (MDC, OpenTelemetry, a ScopedValue) and
+     * restore it around the task. What it returns is queued, run and returned by {@link
+     * GmpExecutor#shutdownNow}. If it throws, that execute throws it and nothing is queued;
+     * null is a NullPointerException. Default: none, at no cost.
      */
     public Builder taskDecorator(UnaryOperator<Runnable> decorator) {
       this.taskDecorator = Objects.requireNonNull(decorator, "taskDecorator");
@@ -386,8 +379,8 @@ public final class GmpExecutor extends AbstractExecutorService {
     /**
      * A new executor with these settings. It starts no thread until its first task.
      *
-     * @throws IllegalArgumentException if maxThreads &lt; parallelism, or both name and
-     *     threadFactory were set
+     * @throws IllegalArgumentException if maxThreads &lt; parallelism, both name and
+     *     threadFactory were set, or both parallelism and followAvailableProcessors(true)
      * @throws IllegalStateException with {@code jmx(true)}, if an MBean of that name is already
      *     registered (an executor of the same name that has not terminated); no executor is made
      */
