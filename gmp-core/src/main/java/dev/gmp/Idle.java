@@ -203,10 +203,15 @@ final class Idle extends IdlePad2 {
     if (nmp.life() == M.NEW) {
       s.threads.newm(nmp);
     } else if (nmp.wakeup()) {
-      s.counters.unparks.increment();
-      if (Jfr.on) {
-        Jfr.unpark(s, nmp);
-      }
+      unparked(nmp);
+    }
+  }
+
+  /** Counts an M that M#wakeup really had to unpark (stats, and the JFR Unpark event). */
+  void unparked(M m) {
+    s.counters.unparks.increment();
+    if (Jfr.on) {
+      Jfr.unpark(s, m);
     }
   }
 
@@ -224,10 +229,7 @@ final class Idle extends IdlePad2 {
         idleM.spinning = false;
         idleM.nextp = pp;
         if (idleM.wakeup()) {
-          s.counters.unparks.increment();
-          if (Jfr.on) {
-            Jfr.unpark(s, idleM);
-          }
+          unparked(idleM);
         }
         return;
       }

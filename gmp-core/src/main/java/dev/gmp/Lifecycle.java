@@ -90,7 +90,7 @@ final class Lifecycle {
     for (M m = s.idle.mget(); m != null; m = s.idle.mget()) {
       m.exitRequested = true;
       if (m.wakeup()) {
-        s.counters.unparks.increment();
+        s.idle.unparked(m);
       }
     }
     s.sysmon.waiting = false;

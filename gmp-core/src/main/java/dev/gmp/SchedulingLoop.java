@@ -106,10 +106,7 @@ final class SchedulingLoop {
     M target = gp.lockedm;
     target.nextp = pp;
     if (target.wakeup()) {
-      s.counters.unparks.increment();
-      if (Jfr.on) {
-        Jfr.unpark(s, target);
-      }
+      s.idle.unparked(target);
     }
     return s.idle.stopm(m);
   }
