@@ -122,13 +122,31 @@ class JfrEventsTest {
 
   @Test
   void anEagerHandoff() throws Exception {
-    // No sysmon: the hand-off can only be the blocking call's own (eager) one.
+    // No sysmon: the hand-off can only be the blocking call's own (eager) one. Set up one
+    // processor and a second, idle thread to hand it to: two tasks that must run at once start
+    // two threads on two processors, then the second processor is retired.
     GmpExecutor noSysmon = new GmpExecutor(
-        GmpExecutor.builder().name("jfr-eager").parallelism(1).config(), false);
+        GmpExecutor.builder().name("jfr-eager").parallelism(2).config(), false);
     try (Rec r = new Rec("jfr-eager", "dev.gmp.Handoff");
         TestSupport.Closer c = TestSupport.closer(noSysmon)) {
       GmpExecutor ex = c.ex();
-      // A task waits in the processor's queue when the call starts.
+      CountDownLatch both = new CountDownLatch(2);
+      for (int i = 0; i < 2; i++) {
+        ex.execute(() -> {
+          both.countDown();
+          try {
+            both.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+      }
+      TestSupport.await(both, "two tasks at once on two threads");
+      TestSupport.awaitCondition(() -> "two idle threads: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().idleThreads() == 2 && ex.stats().idleProcessors() == 2);
+      ex.setParallelism(1);
+      // A task waits in the only processor's queue when the call starts: nobody can steal it,
+      // so only the eager hand-off to the idle thread lets it run.
       CountDownLatch kid = new CountDownLatch(1);
       ex.submit(() -> {
         ex.execute(kid::countDown);
