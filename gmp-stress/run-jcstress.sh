@@ -3,13 +3,28 @@
 # (docs/stress.md).
 #
 #   run-jcstress.sh [quick|long] [jcstress args...]   all tests (or -t REGEX), must all pass
-#   run-jcstress.sh mutants                           each test with its mutation: must FAIL
+#   run-jcstress.sh mutants [jcstress args...]        each test with its mutation: must FAIL
+#   run-jcstress.sh fences                            the two fence mutations, focused: both must
+#                                                     be caught, and the same run unmutated pass
 #
-# quick: -m quick -iters 1 -time 100 -sc false (verified to catch every mutation, docs/stress.md)
+# quick: -m quick -iters 1 -time 100 -sc false (catches every mutation but the two fences)
 # long:  -m default -iters 3 -time 1000
-# Needs JAVA_HOME >= 21 (the java on PATH may be older). Builds target/jcstress.jar if missing
-# (GMP_JCSTRESS_REBUILD=1 forces a build; GMP_JCSTRESS_NO_BUILD=1 never builds). Runs inside
-# gmp-stress/target, so jcstress's results/ and *.bin.gz never land in the repository.
+# fences: SpinnerRecheckVsSubmitStress, one C2 + ParallelGC configuration, -strideSize 1,
+#         -time $GMP_FENCES_TIME ms (default 4000), once per fence mutation on the mutant jar
+#         (up to $GMP_FENCES_TRIES runs, default 2, before "NOT CAUGHT") and once unmutated on
+#         the production jar.
+#
+# Two jars. quick and long use the production one, target/jcstress.jar: gmp-core's Mutations
+# are compile-time false there, so -Dgmp.mutate.* does nothing (refused: set
+# GMP_JCSTRESS_VARIANT=mutants to run quick/long on the mutant jar). mutants and fences use
+# target/mutants/jcstress.jar, built with mvn -Pmutants (its own build directory).
+# Needs JAVA_HOME >= 21 (the java on PATH may be older). Builds a jar it needs if missing
+# (GMP_JCSTRESS_REBUILD=1 forces it; GMP_JCSTRESS_NO_BUILD=1 never builds the production jar
+# and builds the mutant jar only with GMP_JCSTRESS_BUILD_MUTANTS=1, which always rebuilds it:
+# what the Maven jcstress profile passes). Maven is ${GMP_MVN:-mvn} with $GMP_MVN_ARGS (and
+# -o if GMP_MVN_OFFLINE ends in "true").
+# Runs inside gmp-stress/target, so jcstress's results/ and *.bin.gz never land in the
+# repository.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -31,24 +46,109 @@ if [ -z "${JAVA_HOME:-}" ] || [ ! -x "$JAVA_HOME/bin/java" ]; then
 fi
 export JAVA_HOME
 java="$JAVA_HOME/bin/java"
-jar="$here/target/jcstress.jar"
+prod_jar="$here/target/jcstress.jar"
+mut_jar="$here/target/mutants/jcstress.jar"
 
-if [ "${GMP_JCSTRESS_NO_BUILD:-}" != 1 ] && { [ ! -f "$jar" ] || [ "${GMP_JCSTRESS_REBUILD:-}" = 1 ]; }; then
-  (cd "$root" && mvn -B -q -pl gmp-stress -am package -DskipTests)
+case "$mode" in
+  quick | long) variants="${GMP_JCSTRESS_VARIANT:-production}" ;;
+  mutants) variants=mutants ;;
+  fences) variants="mutants production" ;;
+  *) echo "usage: run-jcstress.sh [quick|long|mutants|fences] [jcstress args...]" >&2; exit 2 ;;
+esac
+
+# Builds (if needed) and checks the jar of one variant: the production jar must not hold
+# gmp-core's Mutations class (the jar plugin leaves it out; nothing references it), the mutant
+# jar must hold the one that reads -Dgmp.mutate.*. Either way round, a run would test the
+# wrong code: a mutant jar in quick passes tests it should not, a production jar in mutants
+# reports every mutation "NOT CAUGHT".
+prepare_jar() {
+  local variant="$1" jar profile=() build=0
+  if [ "$variant" = mutants ]; then
+    jar="$mut_jar"
+    profile=(-Pmutants)
+    if [ "${GMP_JCSTRESS_BUILD_MUTANTS:-}" = 1 ]; then
+      build=1
+    elif [ "${GMP_JCSTRESS_NO_BUILD:-}" != 1 ] && { [ ! -f "$jar" ] || [ "${GMP_JCSTRESS_REBUILD:-}" = 1 ]; }; then
+      build=1
+    fi
+  elif [ "$variant" = production ]; then
+    jar="$prod_jar"
+    if [ "${GMP_JCSTRESS_NO_BUILD:-}" != 1 ] && { [ ! -f "$jar" ] || [ "${GMP_JCSTRESS_REBUILD:-}" = 1 ]; }; then
+      build=1
+    fi
+  else
+    echo "run-jcstress.sh: GMP_JCSTRESS_VARIANT must be production or mutants" >&2
+    exit 2
+  fi
+  if [ "$build" = 1 ]; then
+    [[ "${GMP_MVN_OFFLINE:-}" == *true ]] && profile+=(-o)
+    # shellcheck disable=SC2086 # GMP_MVN_ARGS is a list of arguments
+    (cd "$root" && "${GMP_MVN:-mvn}" -B -q "${profile[@]}" -pl gmp-stress -am package -DskipTests ${GMP_MVN_ARGS:-})
+  fi
+  [ -f "$jar" ] || { echo "run-jcstress.sh: $jar missing" >&2; exit 2; }
+  local entry
+  entry="$(unzip -l "$jar" | grep -c 'dev/gmp/Mutations\.class$' || true)"
+  if [ "$variant" = production ] && [ "$entry" -ne 0 ]; then
+    echo "run-jcstress.sh: $jar holds dev/gmp/Mutations.class: not a production build (rebuild: GMP_JCSTRESS_REBUILD=1)" >&2
+    exit 2
+  fi
+  if [ "$variant" = production ]; then
+    # No class may use Mutations: javac inlines its constants, so a field or method reference
+    # (a mutation-only helper called outside a constant-false branch) or a gmp.mutate string is
+    # a deliberate bug shipped, and a NoClassDefFoundError waiting, since the jar leaves the
+    # class out. The bare CONSTANT_Class entry javac records for inlined constants is allowed.
+    local classes refs
+    classes="$(unzip -Z1 "$jar" 'dev/gmp/*.class' | grep -v '_jcstress' | sed 's/\.class$//; s|/|.|g')"
+    # shellcheck disable=SC2086 # one class name per word
+    refs="$("$JAVA_HOME/bin/javap" -c -p -v -cp "$jar" $classes 2>&1 |
+      grep -E 'dev/gmp/Mutations\.|// class dev/gmp/Mutations$|gmp\.mutate\.|^Error' || true)"
+    if [ -n "$refs" ]; then
+      echo "run-jcstress.sh: classes in $jar use dev.gmp.Mutations (javap -c -p -v):" >&2
+      echo "$refs" | head -20 >&2
+      exit 2
+    fi
+  fi
+  # grep -c, not -q: -q would stop reading early and pipefail would see unzip's SIGPIPE
+  if [ "$variant" = mutants ] && { [ "$entry" -ne 1 ] ||
+    [ "$(unzip -p "$jar" dev/gmp/Mutations.class | grep -ac 'gmp\.mutate\.' || true)" -eq 0 ]; }; then
+    echo "run-jcstress.sh: $jar has no Mutations class reading -Dgmp.mutate.*: not a mutants build (rebuild: GMP_JCSTRESS_REBUILD=1)" >&2
+    exit 2
+  fi
+}
+for v in $variants; do
+  prepare_jar "$v"
+done
+jar="$prod_jar"
+[ "$variants" = mutants ] && jar="$mut_jar"
+
+if [ "$jar" = "$prod_jar" ] && [[ " $* " == *gmp.mutate.* ]]; then
+  echo "run-jcstress.sh: -Dgmp.mutate.* does nothing in the production jar (the mutations are compile-time false)." >&2
+  echo "  Run it on the mutant jar: GMP_JCSTRESS_VARIANT=mutants $0 $mode $*" >&2
+  exit 2
 fi
-[ -f "$jar" ] || { echo "run-jcstress.sh: $jar missing" >&2; exit 2; }
 
 # Tests with three actors need three CPUs: jcstress skips them on fewer (and says only
 # "No scheduling is possible"), so count them out explicitly rather than by accident.
 three_actor_tests="RingTwoStealersStress"
 cpus="$(nproc)"
 
+quick_preset=(-m quick -iters 1 -time 100 -sc false -v)
 case "$mode" in
-  quick) preset=(-m quick -iters 1 -time 100 -sc false -v) ;;
+  quick | mutants) preset=("${quick_preset[@]}") ;;
   long) preset=(-m default -iters 3 -time 1000 -v) ;;
-  mutants) preset=(-m quick -iters 1 -time 100 -sc false -v) ;;
-  *) echo "usage: run-jcstress.sh [quick|long|mutants] [jcstress args...]" >&2; exit 2 ;;
 esac
+
+# The fence mutations (a missing StoreLoad on either side of the spinning protocol) are caught
+# only when both actors run their store+load at the same moment: jcstress must re-synchronise
+# them before every sample (-strideSize 1; with its default strides of 256 samples the spinner,
+# whose drop-P step comes first, falls behind and the windows of tens of nanoseconds rarely meet).
+# One configuration: C2 only, and ParallelGC, whose card mark has no StoreLoad of its own (G1's
+# post-write barrier can fence a cross-region reference store such as runnext's). The flag of
+# the mutation, if any, is appended to $fence_jvm. Measured in docs/stress.md.
+fence_test='SpinnerRecheckVsSubmitStress'
+fence_mutations=(dropSpinningNoFence plainRunnext)
+fences_preset=(-iters 1 -time "${GMP_FENCES_TIME:-4000}" -f 1 -sc false -v -strideSize 1 -strideCount 256)
+fence_jvm="-XX:-TieredCompilation -XX:+UseParallelGC"
 
 cd "$here/target"
 
@@ -88,6 +188,77 @@ run_guarded() {
   return 0
 }
 
+# Samples in jcstress's "Results across all configurations" table of a log: $2 = Forbidden, or
+# "all" for every outcome.
+samples() {
+  local what="$2"
+  [ "$what" = all ] && what='(Acceptable|Interesting|Forbidden)'
+  awk -v w="$what" '/Results across all configurations/ {on = 1; next} /VM error stream|\] dev\.gmp\./ {on = 0}
+    on && match($0, "[0-9,]+ +[<0-9.]+% +" w) {x = substr($0, RSTART); split(x, a, " "); gsub(",", "", a[1]); s += a[1]}
+    END {print s + 0}' "$1"
+}
+
+# Soft or hard errors in the last (Results: ...) line of a log: a crash is not a catch.
+errors() {
+  grep -E '^\(Results: ' "$1" | tail -1 |
+    sed -E 's/.* ([0-9]+) soft errs, ([0-9]+) hard errs.*/\1 \2/' | awk '{print $1 + $2}'
+}
+
+# One fence mutation, focused: must be caught. $1 = mutation (empty: unmutated, must pass).
+# Prints one line, returns 0 (as expected) or 1/2.
+fence_run() {
+  local m="$1" log r n total try tries="${GMP_FENCES_TRIES:-2}" t0=$SECONDS
+  if [ -z "$m" ]; then
+    jar="$prod_jar"
+    log="fences-$fence_test-unmutated.log"
+    r=0
+    run_guarded "$log" -t "dev.gmp.$fence_test\$" -jvmArgs "$fence_jvm" || r=$?
+    n="$(samples "$log" Forbidden)"
+    total="$(samples "$log" all)"
+    case "$r" in
+      0) printf 'fences: %-30s %-20s pass (%s samples, production jar, %s s)\n' "$fence_test" unmutated "$total" $((SECONDS - t0)) ;;
+      1) printf 'fences: %-30s %-20s FAILED (%s forbidden of %s samples, production jar: see target/%s)\n' "$fence_test" unmutated "$n" "$total" "$log" ;;
+      *) printf 'fences: %-30s %-20s NO RUN (see target/%s)\n' "$fence_test" unmutated "$log" ;;
+    esac
+    [ "$r" -eq 0 ]
+    return
+  fi
+  jar="$mut_jar"
+  for ((try = 1; try <= tries; try++)); do
+    log="fences-$fence_test-$m-$try.log"
+    r=0
+    run_guarded "$log" -t "dev.gmp.$fence_test\$" -jvmArgs "$fence_jvm -Dgmp.mutate.$m=true" || r=$?
+    n="$(samples "$log" Forbidden)"
+    total="$(samples "$log" all)"
+    if [ "$r" -eq 1 ] && [ "$n" -gt 0 ] && [ "$(errors "$log")" -eq 0 ]; then
+      printf 'fences: %-30s %-20s caught (%s forbidden of %s samples, try %s, %s s)\n' "$fence_test" "$m" "$n" "$total" "$try" $((SECONDS - t0))
+      return 0
+    fi
+    if [ "$r" -ne 0 ]; then
+      # failed without a forbidden sample (an error), or ran nothing: neither is a catch
+      printf 'fences: %-30s %-20s NO RUN or ERROR, not a catch (see target/%s)\n' "$fence_test" "$m" "$log"
+      return 2
+    fi
+    echo "  $m: 0 forbidden of $total samples on try $try" >&2
+  done
+  printf 'fences: %-30s %-20s NOT CAUGHT (0 forbidden in %s tries, %s s)\n' "$fence_test" "$m" "$tries" $((SECONDS - t0))
+  return 1
+}
+
+if [ "$mode" = fences ]; then
+  [ $# -eq 0 ] || { echo "run-jcstress.sh: fences takes no jcstress arguments" >&2; exit 2; }
+  preset=("${fences_preset[@]}")
+  status=0
+  start=$SECONDS
+  for m in "${fence_mutations[@]}" ""; do
+    r=0
+    fence_run "$m" || r=$?
+    [ "$r" -gt "$status" ] && status=$r
+  done
+  echo "jcstress fences: $((SECONDS - start)) s, logs gmp-stress/target/fences-*.log, exit $status"
+  exit "$status"
+fi
+
 if [ "$mode" = mutants ]; then
   # test regex : mutation property. Each line must FAIL with its mutation on.
   mutants=(
@@ -103,6 +274,7 @@ if [ "$mode" = mutants ]; then
     "SpinnerRecheckVsSubmitStress:dropSpinningNoFence"
     "SpinnerRecheckVsSubmitStress:plainRunnext"
     "NeedspinningStress:noNeedspinning"
+    "PidlegetSpinningStress:noPidlegetSpinning"
     "ExternalSubmitVsDropPStress:externalWakeIfIdle"
     "ShutdownVsExecuteStress:submitCheckUnlocked"
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
@@ -118,14 +290,17 @@ if [ "$mode" = mutants ]; then
     m="${entry##*:}"
     log="mutant-$t-$m.log"
     r=0
-    run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgsPrepend "-Dgmp.mutate.$m=true" "$@" || r=$?
+    if [ "$t" = "$fence_test" ] && [[ " ${fence_mutations[*]} " == *" $m "* ]]; then
+      # quick misses these two: the focused run of the fences mode (extra args do not apply)
+      preset=("${fences_preset[@]}")
+      run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgs "$fence_jvm -Dgmp.mutate.$m=true" || r=$?
+      preset=("${quick_preset[@]}")
+    else
+      run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgsPrepend "-Dgmp.mutate.$m=true" "$@" || r=$?
+    fi
     case "$r" in
       1)
-        # Forbidden samples in jcstress's "Results across all configurations" table.
-        n="$(awk '/Results across all configurations/ {on = 1; next} /VM error stream|\] dev\.gmp\./ {on = 0}
-          on && match($0, /[0-9,]+ +[<0-9.]+% +Forbidden/) {x = substr($0, RSTART); split(x, a, " "); gsub(",", "", a[1]); s += a[1]}
-          END {print s + 0}' "$log")"
-        res="caught ($n forbidden samples over all configs)"
+        res="caught ($(samples "$log" Forbidden) forbidden samples over all configs)"
         ;;
       0) res="NOT CAUGHT"; status=1 ;;
       *) res="NO RUN (see target/$log)"; status=1 ;;

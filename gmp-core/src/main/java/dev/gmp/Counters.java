@@ -31,7 +31,11 @@ final class Counters {
     int waiting = 0;
     long completed = s.threads.retiredCompleted;
     long steals = s.threads.retiredSteals;
+    int threads = 0;
     for (M m : s.threads.allm) {
+      if (m.life() != M.NEW) {
+        threads++; // an M that startm is still getting a thread for is not a thread yet
+      }
       completed += m.completed();
       steals += m.steals();
       G g = m.curg();
@@ -48,7 +52,7 @@ final class Counters {
     int global = Math.max(0, s.global.size());
     return new GmpStats(
         s.gomaxprocs,
-        s.threads.mcount,
+        threads,
         s.idle.nmidle,
         s.idle.nmspinning(),
         s.idle.npidle,
@@ -67,6 +71,8 @@ final class Counters {
         c.retakes.sum(),
         c.preemptionRequests.sum(),
         s.threads.nmspare,
-        c.sysmonWakeups.sum());
+        c.sysmonWakeups.sum(),
+        s.threads.created,
+        s.threads.peak);
   }
 }

@@ -49,13 +49,13 @@ final class G {
   M lockedm;
 
   /**
-   * Global-queue bookkeeping, guarded by the scheduler lock: {@code taken} once a G leaves the
-   * global queue (to a ring, an M or shutdownNow's list); {@code withdrawn} when an outside
-   * submitter that lost the race with shutdown takes its task back before anyone took it. A
-   * withdrawn G stays where it is and takers skip it (GlobalQueue), so withdrawing never walks a
-   * queue under the lock.
+   * Global-queue bookkeeping for outside submissions, guarded by the scheduler lock: the G's
+   * position in the global queue's array once moved there from the injection side (-1 before),
+   * and whether an outside submitter that lost the race with shutdown took its task back before
+   * anyone took the G (GlobalQueue#withdraw). A withdrawn G stays where it is and takes drop it,
+   * so withdrawing never walks a queue under the lock, and takes never touch a G to decide.
    */
-  boolean taken;
+  long qpos = -1;
 
   boolean withdrawn;
 

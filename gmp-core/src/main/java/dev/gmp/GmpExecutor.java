@@ -295,9 +295,13 @@ public final class GmpExecutor extends AbstractExecutorService {
     }
 
     /**
-     * Upper bound on threads that sysmon lets run a task without a processor after taking the
-     * processor from a task that blocked without {@link #blocking} or ran past its time slice;
-     * default 256 (ForkJoinPool's common-pool spare limit). 0 disables such retakes.
+     * The spare budget: how many threads may hold no processor while their task blocks or runs on
+     * (a {@link GmpExecutor#blocking} call that handed its processor on, or a task sysmon took
+     * the processor from because it blocked without saying so or ran past its time slice).
+     * Every hand-off draws on it, so the executor never has more than {@code parallelism +
+     * maxSpareThreads} threads; past it a blocking call keeps its processor (parallelism
+     * degrades, threads do not grow) until a spare frees up. Default 256 (ForkJoinPool's
+     * common-pool spare limit); 0 means no hand-off at all.
      */
     public Builder maxSpareThreads(int n) {
       if (n < 0) {

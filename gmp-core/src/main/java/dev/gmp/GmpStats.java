@@ -5,7 +5,8 @@ package dev.gmp;
  * anything, so fields may be from slightly different instants; cheap enough to poll.
  *
  * @param parallelism Ps (GOMAXPROCS)
- * @param threads worker threads (Ms) alive
+ * @param threads worker threads (Ms) started and not exited (an M whose thread has not checked in
+ *     yet counts; one the ThreadFactory is still being asked for does not)
  * @param idleThreads Ms parked on the idle list
  * @param spinningThreads Ms looking for work to steal
  * @param idleProcessors Ps on the idle list
@@ -28,6 +29,9 @@ package dev.gmp;
  * @param preemptionRequests time slices sysmon found expired
  * @param spareThreads Ms running a task without a P after a retake
  * @param sysmonWakeups rounds sysmon has run
+ * @param threadsCreated worker threads (Ms) ever created
+ * @param peakThreads the most worker threads alive at once; never more than parallelism +
+ *     maxSpareThreads (the spare budget that bounds every hand-off, docs/design.md)
  */
 public record GmpStats(
     int parallelism,
@@ -50,4 +54,6 @@ public record GmpStats(
     long retakes,
     long preemptionRequests,
     int spareThreads,
-    long sysmonWakeups) {}
+    long sysmonWakeups,
+    long threadsCreated,
+    int peakThreads) {}

@@ -30,6 +30,9 @@ abstract class IdleLists extends IdlePad1 {
   M midle;
   /** Idle Ms; guarded by the lock, volatile for stats. */
   volatile int nmidle;
+
+  /** startm found no idle M and the thread cap reached: the next M to park takes an idle P. */
+  boolean mWanted;
 }
 
 abstract class IdlePad2 extends IdleLists {
@@ -182,7 +185,13 @@ final class Idle extends IdlePad2 {
     if (nmp == null) {
       nmp = s.threads.allocmLocked();
       if (nmp == null) {
-        s.threads.startFailedLocked(null);
+        if (s.threads.mcount >= s.config.maxThreads()) {
+          s.threads.startFailedLocked(null); // maxThreads counts as a failure; the spare cap not
+        } else {
+          // At the cap every M exists already: one of them is on its way to park (between
+          // dropping its P and mput). stopm sees this flag under the lock and takes the P.
+          mWanted = true;
+        }
         if (spinning) {
           unclaimSpinning();
         }
@@ -251,10 +260,12 @@ final class Idle extends IdlePad2 {
         if (s.runState >= Scheduler.TIDYING) {
           return false;
         }
-        if (s.global.liveSizeLocked() != 0) {
-          // Work queued next to an idle P that nobody was started for (a failed thread start
-          // while we were between dropping our P and parking): take it instead of parking.
+        if (s.global.liveSizeLocked() != 0 || mWanted) {
+          // Work queued next to an idle P that nobody was started for (a failed thread start,
+          // or a start refused at the thread cap, while we were between dropping our P and
+          // parking): take it instead of parking.
           ready = pidleget();
+          mWanted = false;
         }
         if (ready == null) {
           mput(m);
@@ -383,31 +394,37 @@ final class Idle extends IdlePad2 {
   /**
    * handoffp: give a P whose M is gone (blocked) to an M that will use it: one with work if the P
    * or the global queue has some, a spinning one if nobody spins and no P is idle, else idle it.
+   * Returns the M to {@link #launch} once the lock is released (null: the P went idle). Retake
+   * calls it in the same lock hold as its budget check, so the M it counted on is still there.
+   * Lock held.
    */
-  void handoffp(P pp) {
+  M handoffLocked(P pp) {
     s.counters.handoffs.increment();
-    if (!pp.runq.isEmpty() || s.global.size() != 0) {
-      startm(pp, false);
-      return;
+    if (!pp.runq.isEmpty() || s.global.liveSizeLocked() != 0) {
+      return claimMLocked(pp, false);
     }
     if (claimSpinning()) {
       needspinning = 0;
-      startm(pp, true);
-      return;
+      return claimMLocked(pp, true);
     }
-    boolean work;
-    s.lock.lock();
-    try {
-      work = s.global.liveSizeLocked() != 0;
-      if (!work) {
-        pidleput(pp);
-        Lifecycle.tryTidyLocked(s);
-      }
-    } finally {
-      s.lock.unlock();
+    pidleput(pp);
+    Lifecycle.tryTidyLocked(s);
+    return null;
+  }
+
+  /**
+   * Whether a hand-off may take a thread: an idle M can have the P, or a new thread stays within
+   * parallelism + maxSpareThreads (the one spare budget, docs/design.md). With {@code
+   * idleOnly} (blocking()'s eager hand-off) only an idle M will do: a new thread takes longer to
+   * start than a short call lasts, so that case is left to sysmon's next round. Lock held.
+   */
+  boolean mayHandOffLocked(boolean idleOnly) {
+    if (s.threads.nmspare >= s.config.maxSpareThreads()) {
+      return false;
     }
-    if (work) {
-      startm(pp, false);
+    if (midle != null) {
+      return true;
     }
+    return !idleOnly && s.threads.mcount < s.threads.capLocked();
   }
 }

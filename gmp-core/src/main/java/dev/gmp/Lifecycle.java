@@ -54,7 +54,7 @@ final class Lifecycle {
       }
       for (G g = q.pop(); g != null; g = q.pop()) {
         if (g.lockedm != null) {
-          s.global.put(g);
+          s.global.putLocked(g);
         } else {
           out.add(g.task);
           g.task = null;

@@ -23,13 +23,20 @@ final class Retake {
   }
 
   /**
-   * Takes a P from an M in a marked blocking call. The CAS Psyscall -> Pidle on the call's exact
-   * token races the M's exitsyscall CAS; it runs under the lock so that an M whose CAS lost finds
-   * itself already marked spare when its slow path takes the lock (else nmspare could leak).
+   * Takes a P from an M in a marked blocking call and hands it on (sysmon's retake, or the call
+   * itself when work waits: {@code eager}). The CAS Psyscall -> Pidle on the call's exact token
+   * races the M's exitsyscall CAS; it runs under the lock so that an M whose CAS lost finds itself
+   * already marked spare when its slow path takes the lock (else nmspare could leak). Refused when
+   * the spare budget is spent: the call then keeps its P (Idle#mayHandOffLocked).
    */
-  boolean retakeSyscall(P pp, long tok) {
+  boolean retakeSyscall(P pp, long tok, boolean eager) {
+    M next;
+    long from = -1; // the M it was taken from, for the JFR events only
     s.lock.lock();
     try {
+      if (!s.idle.mayHandOffLocked(eager && !Switches.EAGER_HANDOFF_NEW_THREAD)) {
+        return false;
+      }
       M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
       if (!pp.retakeSyscall(tok)) {
         return false;
@@ -39,26 +46,36 @@ final class Retake {
         mp.spare = true;
         s.threads.nmspare++;
       }
+      from = mp == null ? -1 : mp.id;
       s.counters.retakes.increment();
-      return true;
+      next = s.idle.handoffLocked(pp);
     } finally {
       s.lock.unlock();
     }
+    if (Jfr.on) {
+      long held = eager ? 0 : System.nanoTime() - pp.syscallwhen();
+      if (!eager) {
+        Jfr.retake(s, pp.id, "syscall", from, held);
+      }
+      Jfr.handoff(s, pp.id, eager, held);
+    }
+    s.idle.launch(next);
+    return true;
   }
 
   /**
    * sysmon takes the P of an M whose task has held it for a time slice while work waits (the
    * task blocks without saying so, or hogs the CPU). Java cannot stop the task, so the M keeps
    * running it P-less and the P's permit moves to a new P object on another M: the old object
-   * becomes a zombie. Bounded by maxSpareThreads. {@code completed} is the M's completed count
+   * becomes a zombie. Bounded by the spare budget. {@code completed} is the M's completed count
    * when sysmon first saw this task: unchanged under the lock means the same task still runs
    * (with gFree a G object is reused, so {@code curg == gp} alone cannot tell two tasks apart).
    */
   boolean retakeRunning(P pp, M mp, G gp, long completed, boolean blocked) {
-    P np;
+    M next;
     s.lock.lock();
     try {
-      if (s.threads.nmspare >= s.config.maxSpareThreads() || s.runState >= Scheduler.TIDYING) {
+      if (!s.idle.mayHandOffLocked(false) || s.runState >= Scheduler.TIDYING) {
         return false;
       }
       Procs procs = s.procs;
@@ -75,7 +92,7 @@ final class Retake {
       if (blocked) {
         gp.casStatus(G.Grunning, G.Gwaiting);
       }
-      np = new P(pp.id);
+      P np = new P(pp.id);
       pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
       s.procs = procs.replace(pp.id, np);
       zombies.add(pp);
@@ -84,6 +101,7 @@ final class Retake {
         s.threads.nmspare++;
       }
       s.counters.retakes.increment();
+      next = s.idle.handoffLocked(np);
     } finally {
       s.lock.unlock();
     }
@@ -92,7 +110,7 @@ final class Retake {
       Jfr.retake(s, pp.id, blocked ? "blocked" : "hog", mp.id,
           seen == 0 ? 0 : System.nanoTime() - seen);
     }
-    s.idle.handoffp(np);
+    s.idle.launch(next);
     return true;
   }
 

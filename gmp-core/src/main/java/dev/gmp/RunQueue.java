@@ -174,6 +174,18 @@ final class RunQueue extends RunQueuePad3 {
     ring[(tail + pending++) & MASK] = g; // plain: published by publishOwned's release store
   }
 
+  /**
+   * runqputbatch from the global queue's array: {@code n} Gs starting at {@code src[from]}
+   * (circular, {@code srcMask}), owner side; the caller made sure they fit ({@link #room()}).
+   */
+  void putBatch(G[] src, int from, int srcMask, int n) {
+    int t = tail; // plain: owner only
+    for (int i = 0; i < n; i++) {
+      ring[(t + i) & MASK] = src[(from + i) & srcMask];
+    }
+    TAIL.setRelease(this, t + n); // release: publishes the n slots
+  }
+
   /** Publishes the Gs written by {@link #putOwned} since the last call. */
   void publishOwned() {
     if (pending > 0) {

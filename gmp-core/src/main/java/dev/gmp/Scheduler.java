@@ -205,7 +205,7 @@ final class Scheduler extends SchedulerPad1 {
 
   /**
    * Submission from any other thread: onto the global queue's lock-free injection side, then wake
-   * a P. Dekker (C) with shutdown: we inject (with a full fence) and then read the run state;
+   * a P. Dekker (C) with shutdown: we inject (its CAS is a full barrier) and then read the run state;
    * shutdown writes the run state and then, under the lock, reads the queue before deciding the
    * executor is empty. If we still read RUNNING, shutdown sees our task and waits for it. If we
    * read a shut-down state, we settle it under the lock: our G, if nobody took it yet, is
@@ -219,7 +219,10 @@ final class Scheduler extends SchedulerPad1 {
     G g = new G();
     g.task = task;
     g.setStatus(G.Grunnable);
-    global.inject(g);
+    if (!global.inject(g)) {
+      putFull(g); // the injection side is full: the locked path (backpressure, not loss)
+      return;
+    }
     if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
       boolean withdrawn;
       boolean more;
@@ -246,6 +249,20 @@ final class Scheduler extends SchedulerPad1 {
     if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (idle.npidle > 0 && idle.nmspinning() == 0)) {
       idle.wakep();
     }
+  }
+
+  /** submitExternal's locked path, when the injection side is full: ordered by the lock. */
+  private void putFull(G g) {
+    lock.lock();
+    try {
+      if (runState >= SHUTDOWN) {
+        throw rejected(g.task);
+      }
+      global.putInjectedLocked(g);
+    } finally {
+      lock.unlock();
+    }
+    idle.wakep();
   }
 
   RejectedExecutionException rejected(Runnable task) {

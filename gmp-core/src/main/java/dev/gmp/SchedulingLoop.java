@@ -95,7 +95,7 @@ final class SchedulingLoop {
     if (!pp.casStatus(P.Prunning, P.Pidle)) {
       s.lock.lock();
       try {
-        s.global.put(gp);
+        s.global.putLocked(gp);
       } finally {
         s.lock.unlock();
       }

@@ -43,6 +43,13 @@ final class Switches {
    */
   static final boolean EAGER_HANDOFF = flag("gmp.eagerHandoff", true);
 
+  /**
+   * blocking()'s eager hand-off may start a new thread; false (default) lets it hand the P only
+   * to an idle M and leaves the rest to sysmon's next round (>= 20 us later, as Go's retake),
+   * since a thread start takes longer than a short call lasts (docs/benchmarks.md).
+   */
+  static final boolean EAGER_HANDOFF_NEW_THREAD = flag("gmp.eagerHandoffNewThread", false);
+
   /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
 

@@ -52,11 +52,8 @@ final class Syscall {
     if (Switches.EAGER_HANDOFF
         && tok != -1
         && (!pp.runq.isEmpty() || s.global.size() != 0)
-        && s.retake.retakeSyscall(pp, tok)) {
-      if (Jfr.on) {
-        Jfr.handoff(s, pp.id, true, 0);
-      }
-      s.idle.handoffp(pp);
+        && s.idle.midle != null // racy hint (rechecked under the lock): no idle M, no eager hand-off
+        && s.retake.retakeSyscall(pp, tok, true)) {
       return;
     }
     if (Jfr.on && tok != -1) { // after the eager check: recording must not widen sysmon's race
@@ -102,7 +99,7 @@ final class Syscall {
           // for whoever schedules it to hand us their P.
           gp.setStatus(G.Grunnable);
           gp.lockedm = m;
-          s.global.put(gp);
+          s.global.putLocked(gp);
         }
       } finally {
         s.lock.unlock();

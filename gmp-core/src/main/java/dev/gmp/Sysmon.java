@@ -290,13 +290,7 @@ final class Sysmon implements Runnable {
             && since < SYSCALL_RETAKE_NANOS) {
           continue;
         }
-        M was = Jfr.on ? pp.m() : null; // for the event only
-        if (s.retake.retakeSyscall(pp, raw)) { // CAS inside: exitsyscall's fast path races us
-          if (Jfr.on) {
-            Jfr.retake(s, pp.id, "syscall", was == null ? -1 : was.id, since);
-            Jfr.handoff(s, pp.id, false, since);
-          }
-          s.idle.handoffp(pp);
+        if (s.retake.retakeSyscall(pp, raw, false)) { // CAS inside: exitsyscall races us
           n++;
         }
       } else if (st == P.Prunning) {

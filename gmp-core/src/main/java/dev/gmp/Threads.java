@@ -40,6 +40,11 @@ final class Threads {
   /** Ms running a task without a live P (after a retake). */
   volatile int nmspare;
 
+  /** Ms ever allocated, and the most alive at once (stats). */
+  volatile long created;
+
+  volatile int peak;
+
   /** Ms whose thread was started and has not checked in yet (the watchdog's list). */
   private final List<M> starting = new ArrayList<>();
 
@@ -132,13 +137,25 @@ final class Threads {
 
   // ---------------------------------------------------------------- creation
 
-  /** A new M counted in mcount and allm, or null past maxThreads or once terminating. Lock held. */
+  /**
+   * The most Ms at once: parallelism + maxSpareThreads (the one spare budget), within maxThreads.
+   * Lock held.
+   */
+  int capLocked() {
+    return (int) Math.min(s.config.maxThreads(), (long) s.gomaxprocs + s.config.maxSpareThreads());
+  }
+
+  /** A new M counted in mcount and allm, or null past the cap or once terminating. Lock held. */
   M allocmLocked() {
-    if (mcount >= s.config.maxThreads() || s.runState >= Scheduler.TIDYING) {
+    if (mcount >= capLocked() || s.runState >= Scheduler.TIDYING) {
       return null;
     }
     M m = new M(s, mnext++);
     mcount++;
+    created++;
+    if (mcount > peak) {
+      peak = mcount;
+    }
     M[] ms = Arrays.copyOf(allm, allm.length + 1);
     ms[ms.length - 1] = m;
     allm = ms;

@@ -59,13 +59,26 @@ class BlockingTest {
 
   /**
    * Go's entersyscallblock: a marked call that starts while work waits on its P hands the P on at
-   * once. With no sysmon thread at all, the task queued behind the call can only run if that
-   * happened (else it waits for the call, which waits for it, until the liveness timeout).
+   * once to an idle M. With no sysmon thread at all, the task queued behind the call can only run
+   * if that happened (else it waits for the call, which waits for it, until the liveness timeout).
+   * The idle M comes from a shrink: two Ms ran at parallelism 2, then parallelism became 1.
    */
   @Test
-  void aMarkedCallWithWorkQueuedBehindItHandsItsProcessorOnWithoutSysmon() {
+  void aMarkedCallWithWorkQueuedBehindItHandsItsProcessorToAnIdleMWithoutSysmon() {
     GmpExecutor ex =
-        track(new GmpExecutor(GmpExecutor.builder().parallelism(1).name("eager").config(), false));
+        track(new GmpExecutor(GmpExecutor.builder().parallelism(2).name("eager").config(), false));
+    CountDownLatch both = new CountDownLatch(2);
+    CountDownLatch go = new CountDownLatch(1);
+    for (int i = 0; i < 2; i++) {
+      ex.execute(() -> {
+        both.countDown();
+        awaitQuietly(go);
+      });
+    }
+    await(both, "two Ms running");
+    go.countDown();
+    awaitCondition("both Ms idle", () -> ex.stats().idleThreads() == 2);
+    ex.setParallelism(1);
     CountDownLatch queuedRan = new CountDownLatch(1);
     AtomicBoolean sawIt = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(1);
@@ -84,6 +97,35 @@ class BlockingTest {
     await(done, "the outer task");
     assertTrue(sawIt.get(), "the queued task ran while the marked call blocked: " + ex.stats());
     assertEquals(1, ex.stats().retakes(), "one hand-off, done by entersyscall itself");
+    assertEquals(2, ex.stats().threadsCreated(), "to the idle M: no thread created for it");
+  }
+
+  /**
+   * With no idle M the eager hand-off would have to start a thread, which takes longer than a
+   * short call: it is left to sysmon (here there is none), so the call keeps its P and nothing
+   * is created for it.
+   */
+  @Test
+  void aMarkedCallStartsNoThreadOfItsOwn() throws Exception {
+    GmpExecutor ex =
+        track(new GmpExecutor(GmpExecutor.builder().parallelism(1).name("lazy").config(), false));
+    CountDownLatch queuedRan = new CountDownLatch(1);
+    Future<Boolean> f = ex.submit(() -> {
+      ex.execute(queuedRan::countDown);
+      return GmpExecutor.blocking(() -> queuedRan.getCount() == 1);
+    });
+    assertTrue(f.get(LIVENESS_SECONDS, TimeUnit.SECONDS), "the call ran holding its P");
+    await(queuedRan, "the queued task runs after the call");
+    assertEquals(0, ex.stats().retakes());
+    assertEquals(1, ex.stats().threadsCreated());
+  }
+
+  private static void awaitQuietly(CountDownLatch l) {
+    try {
+      l.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void awaitQuiet(GmpExecutor ex) {

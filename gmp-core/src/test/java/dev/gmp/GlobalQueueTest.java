@@ -85,15 +85,16 @@ class GlobalQueueTest {
 
   /**
    * A take moves at most what it takes from the injection side: lock hold times are bounded by a
-   * batch, not by the backlog (a 100k backlog used to be copied whole under the lock).
+   * batch, not by the backlog (the whole backlog used to be copied under the lock).
    */
   @Test
   void aTakeMovesOnlyItsBatchFromTheInjectionSide() {
     GlobalQueue gq = new GlobalQueue();
-    int backlog = 100_000;
+    int backlog = GlobalQueue.INJECT_CAPACITY;
     for (int i = 1; i <= backlog; i++) {
-      gq.inject(g(i));
+      assertTrue(gq.inject(g(i)));
     }
+    assertTrue(!gq.inject(g(backlog + 1)), "full: the caller must take the locked path");
     P pp = new P(0);
     gq.lock.lock();
     try {

@@ -51,6 +51,51 @@ class OutsideSubmittersTest {
     TestSupport.terminate(ex);
   }
 
+  /**
+   * More outside submissions than the injection side holds, while the only worker is busy: the
+   * rest go through the locked path, and every one runs once, in submission order up to Go's
+   * fairness rules (a batch of 128 goes to the ring and every 61st tick takes one from the global
+   * queue first, so a task may overtake a few of its batch, never a whole injection ring).
+   */
+  @Test
+  void moreSubmissionsThanTheInjectionSideHoldsAllRunInOrder() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build();
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ex.execute(() -> {
+      started.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    TestSupport.await(started, "the worker is busy");
+    int n = 3 * GlobalQueue.INJECT_CAPACITY;
+    List<Integer> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CountDownLatch done = new CountDownLatch(n);
+    for (int i = 0; i < n; i++) {
+      int id = i;
+      ex.execute(() -> {
+        order.add(id);
+        done.countDown();
+      });
+    }
+    release.countDown();
+    TestSupport.await(done, "every submission runs: " + ex.stats());
+    int[] pos = new int[n];
+    for (int k = 0; k < n; k++) {
+      pos[order.get(k)] = k;
+    }
+    for (int i = 0; i + RunQueue.SIZE < n; i++) {
+      assertTrue(pos[i] < pos[i + RunQueue.SIZE],
+          "task " + i + " ran after task " + (i + RunQueue.SIZE) + " (positions " + pos[i] + ", "
+              + pos[i + RunQueue.SIZE] + ")");
+    }
+    assertEquals(n, order.size(), "each ran once");
+    TestSupport.terminate(ex);
+  }
+
   /** accepted == ran + returned, with submitters racing shutdownNow. */
   @Test
   void submittersRacingShutdownNowLoseNothing() throws Exception {

@@ -167,12 +167,16 @@ final class StressSupport {
   }
 
   /**
-   * Injects {@code n} Gs and takes them all again, so that the next injection lands where the
-   * caller wants it (n = 1023: it links a new JCTools chunk of 1024 slots).
+   * Injects {@code n} times and takes them all again, so that the next injection lands where the
+   * caller wants it (n = capacity - 1: it claims the injection ring's last slot). One G object
+   * serves all of them: only the ring's indices matter here.
    */
   static void fillAndConsume(GlobalQueue gq, int n) {
+    G filler = g(1);
     for (int i = 0; i < n; i++) {
-      gq.inject(g(1));
+      if (!gq.inject(filler)) {
+        throw new IllegalStateException("injection ring full at " + i);
+      }
     }
     gq.lock.lock();
     try {

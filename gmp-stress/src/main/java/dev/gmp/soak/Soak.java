@@ -50,6 +50,8 @@ public final class Soak {
     public long notTerminated;
     public long threadsAlive;
     public long workerThreads;
+    /** The most worker threads one round created (bounded by parallelism + maxSpareThreads). */
+    public long maxThreadsPerRound;
     public double seconds;
     public final List<String> failures = new ArrayList<>();
 
@@ -69,12 +71,14 @@ public final class Soak {
           "soak: %.1f s, %d rounds (%d ended by shutdownNow), %.0f tasks/s%n"
               + "  submitted=%d accepted=%d rejected=%d ran=%d returned=%d"
               + " (accepted - ran - returned = %d)%n"
-              + "  threw=%d blocking=%d cancelled=%d setParallelism=%d worker threads=%d%n"
+              + "  threw=%d blocking=%d cancelled=%d setParallelism=%d worker threads=%d"
+              + " (%.1f per round, at most %d in one round)%n"
               + "  invariants: lost=%d duplicated=%d phantom=%d notTerminated=%d"
               + " threadsAliveAfterTermination=%d -> %s",
           seconds, rounds, shutdownNows, tasksPerSecond(), submitted, accepted, rejected, ran,
           returned, accepted - ran - returned, threw, blockingCalls, cancelled,
-          parallelismChanges, workerThreads, lost, duplicated, phantom, notTerminated,
+          parallelismChanges, workerThreads, rounds > 0 ? (double) workerThreads / rounds : 0.0,
+          maxThreadsPerRound, lost, duplicated, phantom, notTerminated,
           threadsAlive, ok() ? "OK" : "FAILED " + failures);
     }
   }
@@ -383,6 +387,7 @@ public final class Soak {
         total.phantom += phantom;
         total.threadsAlive += alive;
         total.workerThreads += workers.size();
+        total.maxThreadsPerRound = Math.max(total.maxThreadsPerRound, workers.size());
         if (lost + dup + phantom + alive > 0) {
           total.failures.add(
               String.format(

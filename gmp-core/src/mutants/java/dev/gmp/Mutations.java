@@ -1,10 +1,12 @@
 package dev.gmp;
 
 /**
- * Deliberate bugs for gmp-stress to prove that its tests have teeth (docs/stress.md). Each is
- * read once from a system property ({@code -Dgmp.mutate.NAME=true}), default false; being static
- * final, the JIT folds the guarded branches away, so production pays nothing. Never set these
- * outside a stress run.
+ * Deliberate bugs for gmp-stress to prove that its tests have teeth (docs/stress.md). MUTANT
+ * variant: compiled only by the {@code mutants} Maven profile ({@code -Pmutants}, build
+ * directory {@code target/mutants}); the production build compiles
+ * src/production/java/dev/gmp/Mutations.java, whose constants are all {@code false}. Each flag is
+ * read once from a system property ({@code -Dgmp.mutate.NAME=true}), default false. Never set
+ * these outside a stress run. Keep the two variants' fields in step.
  */
 final class Mutations {
   private Mutations() {}
@@ -35,9 +37,6 @@ final class Mutations {
 
   /** A non-spinning M dropping its P ignores needspinning (the pre-Go-1.20 race). */
   static final boolean NO_NEEDSPINNING = flag("noNeedspinning");
-
-  /** GlobalQueue.inject skips its full fence after the JCTools offer. */
-  static final boolean NO_INJECT_FENCE = flag("noInjectFence");
 
   /** A spinner's recheck that finds work but no idle P does not set needspinning. */
   static final boolean NO_PIDLEGET_SPINNING = flag("noPidlegetSpinning");

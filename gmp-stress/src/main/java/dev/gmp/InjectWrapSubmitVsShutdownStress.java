@@ -14,26 +14,28 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.L_Result;
 
 /**
- * Dekker (C) of Scheduler's overview, across a JCTools chunk boundary: 1023 injections were made
- * and consumed, so the submitter's inject is the one that links a new chunk, whose producer index
- * JCTools publishes with a lazySet after its last full barrier. The submitter (submitExternal)
- * injects and then reads the run state; shutdown writes it and then reads the queue under the
- * lock (Lifecycle.tryTidyLocked). Forbidden: the task accepted and the executor tidied with it
- * never taken (lost), or rejected while it stays queued. Mutation: gmp.mutate.noInjectFence.
+ * Dekker (C) of Scheduler's overview for an outside submission at the injection ring's wrap:
+ * capacity - 1 injections were made and consumed first, so this inject claims the ring's last
+ * slot and its producer index wraps. (The unbounded JCTools queue gmp used before published the
+ * index of a new chunk with a lazySet here, after its last full barrier, so the argument failed
+ * exactly at this boundary; the bounded queue publishes every index with its CAS.) The submitter
+ * (submitExternal) injects and then reads the run state; shutdown writes it and then reads the
+ * queue under the lock (Lifecycle.tryTidyLocked). Forbidden: the task accepted and the executor
+ * tidied with it never taken (lost), or rejected while it stays queued.
  */
 @JCStressTest
-@Description("outside submit at a JCTools chunk boundary vs shutdown: accepted means not tidied")
+@Description("outside submit at the injection ring's wrap vs shutdown: accepted means not tidied")
 @Outcome(id = "accepted, queued, not tidied", expect = ACCEPTABLE, desc = "shutdown saw the task")
 @Outcome(id = "rejected, not queued, tidied", expect = ACCEPTABLE, desc = "the submitter saw SHUTDOWN")
 @Outcome(id = "LOST .*", expect = FORBIDDEN, desc = "accepted, yet shutdown tidied past it")
 @Outcome(expect = FORBIDDEN, desc = "unexpected state")
 @State
-public class ChunkBoundarySubmitVsShutdownStress {
+public class InjectWrapSubmitVsShutdownStress {
   final Scheduler s = sched(1);
   boolean accepted;
 
   {
-    StressSupport.fillAndConsume(s.global, 1023);
+    StressSupport.fillAndConsume(s.global, GlobalQueue.INJECT_CAPACITY - 1);
   }
 
   @Actor

@@ -1,0 +1,58 @@
+package dev.gmp;
+
+/**
+ * Deliberate bugs for gmp-stress to prove that its tests have teeth (docs/stress.md). PRODUCTION
+ * variant: every flag is the constant expression {@code false}, so javac inlines it and drops
+ * every guarded branch; no other class references this one at run time, and the gmp-core jar
+ * leaves it out. The variant that reads {@code -Dgmp.mutate.NAME=true} is
+ * src/mutants/java/dev/gmp/Mutations.java, built only by the {@code mutants} Maven profile
+ * ({@code -Pmutants}, build directory {@code target/mutants}). Keep the two variants' fields in
+ * step.
+ */
+final class Mutations {
+  private Mutations() {}
+
+  /** runqput replaces runnext with a plain read + release store instead of a CAS. */
+  static final boolean PLAIN_RUNNEXT = false;
+
+  /** runqgrab advances the victim's head with a plain store instead of a CAS. */
+  static final boolean GRAB_NO_CAS = false;
+
+  /** runqgrab takes n/2 (rounded down) instead of n - n/2. */
+  static final boolean STEAL_HALF_DOWN = false;
+
+  /** runqput computes the slot as abs(t % 256): wrong once the free-running index wraps. */
+  static final boolean SIGNED_SLOT = false;
+
+  /** runqputslow claims the half it moves with a plain store of head instead of a CAS. */
+  static final boolean PUTSLOW_NO_CAS = false;
+
+  /** runqputslow pushes its batch onto the global queue without taking the lock. */
+  static final boolean PUTSLOW_NO_LOCK = false;
+
+  /** A spinning M that drops its P skips the recheck of every queue. */
+  static final boolean NO_RECHECK = false;
+
+  /** Leaving the spinning state is a plain decrement (no StoreLoad before the recheck). */
+  static final boolean DROP_SPINNING_NO_FENCE = false;
+
+  /** A non-spinning M dropping its P ignores needspinning (the pre-Go-1.20 race). */
+  static final boolean NO_NEEDSPINNING = false;
+
+  /** A spinner's recheck that finds work but no idle P does not set needspinning. */
+  static final boolean NO_PIDLEGET_SPINNING = false;
+
+  /** submitExternal checks the run state only before injecting, not again after. */
+  static final boolean SUBMIT_CHECK_UNLOCKED = false;
+
+  /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
+  static final boolean EXITSYSCALL_NO_CAS = false;
+
+  /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
+  static final boolean EXTERNAL_WAKE_IF_IDLE = false;
+
+  /** EXITSYSCALL_NO_CAS's helper; never called in this build (the guard is constant false). */
+  static boolean setRunning(P pp) {
+    throw new AssertionError("mutation only");
+  }
+}
