@@ -12,6 +12,11 @@
 #                             recorded runs in docs/benchmarks/data/)
 #   ./bench.sh report FILE... print the tables for JMH JSON files
 #   ./bench.sh jmh ARGS...    the JMH jar with your own arguments (-foe true is added)
+#   ./bench.sh trace [OUT.html]
+#                             record a short demo workload with gmp's JFR events and draw it as
+#                             Go's "View trace by proc" (default bench-results/trace-STAMP.html)
+#   ./bench.sh trace IN.jfr OUT.html [EXECUTOR]
+#                             the same picture for your own recording
 #
 # Environment: BENCH_SKIP_BUILD=1 reuses gmp-bench/target/benchmarks.jar; BENCH_JAR=FILE runs a
 # given benchmarks jar (the same code for several runs); BENCH_FORKS=N sets the
@@ -223,6 +228,12 @@ case "${1:-main}" in
   plots) shift; plots "$@" ;;
   report) shift; build; report table "$@"; echo; report compare "$@" ;;
   jmh) shift; build; jmh "$@" ;;
-  -h|--help|help) sed -n '2,20p' "$0" ;;
+  trace) shift; build
+    if [ $# -ge 2 ]; then
+      "$JAVA" -cp "$JAR" dev.gmp.bench.trace.TraceView html "$@"
+    else
+      "$JAVA" -cp "$JAR" dev.gmp.bench.trace.TraceView demo "${1:-bench-results/trace-$STAMP.html}"
+    fi ;;
+  -h|--help|help) sed -n '2,25p' "$0" ;;
   *) echo "bench.sh: unknown command '$1' (try ./bench.sh help)" >&2; exit 2 ;;
 esac

@@ -16,6 +16,9 @@ final class Counters {
   final LongAdder preemptionRequests = new LongAdder();
   final LongAdder sysmonWakeups = new LongAdder();
 
+  /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
+  final LongAdder cpuChecks = new LongAdder();
+
   /** A snapshot; fields are read without stopping anything, so may be from different instants. */
   static GmpStats snapshot(Scheduler s) {
     P[] all = s.procs.all;

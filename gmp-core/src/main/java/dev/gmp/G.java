@@ -18,10 +18,15 @@ final class G {
   static final int Gdead = 6;
 
   private static final VarHandle STATUS;
+  private static final VarHandle SEEN_AT;
+  private static final VarHandle BLOCKED_AT;
 
   static {
     try {
-      STATUS = MethodHandles.lookup().findVarHandle(G.class, "status", int.class);
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      STATUS = l.findVarHandle(G.class, "status", int.class);
+      SEEN_AT = l.findVarHandle(G.class, "seenAt", long.class);
+      BLOCKED_AT = l.findVarHandle(G.class, "blockedAt", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -54,7 +59,37 @@ final class G {
 
   boolean withdrawn;
 
+  /**
+   * For the dump only (never decided on): when sysmon first saw this G running (System.nanoTime,
+   * 0 if not yet), and when its current blocking call began. Opaque: a reader needs some recent
+   * value of each word, not an order between them; a stale one shows a wrong age, never a wrong
+   * state (the state comes from {@link #status()}).
+   */
+  @SuppressWarnings("unused")
+  private long seenAt;
+
+  @SuppressWarnings("unused")
+  private long blockedAt;
+
   G() {}
+
+  long seenAt() {
+    return (long) SEEN_AT.getOpaque(this);
+  }
+
+  /** sysmon's first sight of this G running (Sysmon#retakeFromTask); reset by gfput. */
+  void setSeenAt(long t) {
+    SEEN_AT.setOpaque(this, t);
+  }
+
+  long blockedAt() {
+    return (long) BLOCKED_AT.getOpaque(this);
+  }
+
+  /** entersyscall, with the timestamp it takes anyway for sysmon. */
+  void setBlockedAt(long t) {
+    BLOCKED_AT.setOpaque(this, t);
+  }
 
   int status() {
     // Opaque: readers (stats, sysmon) only need some recent value; decisions are made by CAS.

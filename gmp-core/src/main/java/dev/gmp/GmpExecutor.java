@@ -9,6 +9,8 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A work-stealing {@link java.util.concurrent.ExecutorService} built on Go's GMP scheduler:
@@ -29,6 +31,9 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   final Scheduler sched;
 
+  /** Builder#taskDecorator, or null: execute's only extra cost when unset is this null check. */
+  private final UnaryOperator<Runnable> decorator;
+
   private GmpExecutor(Config config) {
     this(config, true);
   }
@@ -37,14 +42,19 @@ public final class GmpExecutor extends AbstractExecutorService {
   GmpExecutor(Config config, boolean withSysmon) {
     Scheduler s = new Scheduler(config, withSysmon);
     this.sched = s;
+    this.decorator = config.taskDecorator();
     // Nothing the threads reach refers to this object strongly (the scheduler has only this weak
     // reference, for current()), so an executor dropped without shutdown() is collected and its
     // scheduler shut down: queued tasks still run, then every thread exits.
     s.owner = new WeakReference<>(this);
     CleanerHolder.CLEANER.register(this, () -> Lifecycle.shutdown(s));
+    Jfr.register(s); // JFR's listener (once per JVM) and the periodic ExecutorStats
   }
 
-  /** An executor with {@code Runtime.availableProcessors()} processors and default settings. */
+  /**
+   * An executor with {@code Runtime.availableProcessors()} processors, following that count as
+   * it changes, and default settings.
+   */
   public static GmpExecutor create() {
     return builder().build();
   }
@@ -92,18 +102,13 @@ public final class GmpExecutor extends AbstractExecutorService {
    * Changes the number of processors while tasks run. Shrinking retires the highest-numbered
    * processors: their queued tasks move to the global queue and a task running on one finishes
    * on its thread before that thread looks for another processor. Nothing is lost or run twice.
+   * The value is then pinned: the executor stops following {@code availableProcessors()} (see
+   * {@link Builder#followAvailableProcessors}).
    *
    * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
    */
   public void setParallelism(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
-    }
-    if (n > sched.config.maxThreads()) {
-      throw new IllegalArgumentException(
-          "parallelism must be <= maxThreads (" + sched.config.maxThreads() + "), was " + n);
-    }
-    Resize.setParallelism(sched, n);
+    Resize.setParallelismChecked(sched, n);
   }
 
   /** A snapshot of the scheduler's counters. */
@@ -111,10 +116,38 @@ public final class GmpExecutor extends AbstractExecutorService {
     return Counters.snapshot(sched);
   }
 
+  /**
+   * A goroutine-style dump of the scheduler as text: a header (Go's schedtrace line), one line
+   * per processor ({@code P0: status=running m=M1 runqsize=2 runnext=G18 schedtick=41 ...}), one
+   * per worker thread ({@code M1: thread=app-m1 state=RUNNABLE p=P0 curg=G17 ...}), one per task
+   * that has started and not finished ({@code G17: status=running for=12.0ms m=M1 p=P0
+   * task=com.example.Work}; states {@code running}, {@code syscall}, {@code waiting}, {@code
+   * runnable}), and the totals. Stops nothing and takes no lock, so it is safe to call in
+   * production at any time; lines may be from slightly different instants. The format is for
+   * people: it may change.
+   */
+  public String dump() {
+    return Dump.of(sched);
+  }
+
+  /**
+   * Runs {@code task} (decorated first, if a {@link Builder#taskDecorator taskDecorator} is set):
+   * from one of this executor's tasks it takes the processor's runnext slot, from any other
+   * thread it goes to the global queue.
+   *
+   * @throws NullPointerException if task is null, or the decorator returned null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   * @throws RuntimeException whatever the decorator throws, unchanged; the task is then not
+   *     accepted
+   */
   @Override
   public void execute(Runnable task) {
     if (task == null) {
       throw new NullPointerException("task");
+    }
+    UnaryOperator<Runnable> d = decorator;
+    if (d != null) {
+      task = decorate(d, task); // before anything is queued: a throwing decorator leaves no trace
     }
     Scheduler s = sched;
     M m = Threads.currentM();
@@ -131,11 +164,24 @@ public final class GmpExecutor extends AbstractExecutorService {
     s.submitExternal(task);
   }
 
+  private static Runnable decorate(UnaryOperator<Runnable> d, Runnable task) {
+    Runnable r = d.apply(task);
+    if (r == null) {
+      throw new NullPointerException("taskDecorator returned null for " + task);
+    }
+    return r;
+  }
+
   @Override
   public void shutdown() {
     Lifecycle.shutdown(sched);
   }
 
+  /**
+   * Stops accepting tasks, interrupts the running ones, and returns every queued task that never
+   * started. With a {@link Builder#taskDecorator taskDecorator}, these are the decorated
+   * Runnables, as queued (ThreadPoolExecutor returns what it queued too).
+   */
   @Override
   public List<Runnable> shutdownNow() {
     return Lifecycle.shutdownNow(sched);
@@ -148,7 +194,7 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   @Override
   public boolean isTerminated() {
-    return sched.runState == Scheduler.TERMINATED;
+    return Lifecycle.isTerminated(sched);
   }
 
   /**
@@ -174,24 +220,7 @@ public final class GmpExecutor extends AbstractExecutorService {
       throw new IllegalStateException(
           "close() called from a task of this executor: it would wait for itself");
     }
-    boolean terminated = isTerminated();
-    if (!terminated) {
-      shutdown();
-      boolean interrupted = false;
-      while (!terminated) {
-        try {
-          terminated = awaitTermination(1L, TimeUnit.DAYS);
-        } catch (InterruptedException e) {
-          if (!interrupted) {
-            shutdownNow();
-            interrupted = true;
-          }
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Lifecycle.close(sched);
   }
 
   @Override
@@ -210,7 +239,10 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   /** Settings for a {@link GmpExecutor}; every setter validates and names a bad value. */
   public static final class Builder {
-    private int parallelism = Runtime.getRuntime().availableProcessors();
+    /** 0: not set, follow the CPU count. */
+    private int parallelism;
+    private Boolean follow;
+    private IntSupplier cpus = Runtime.getRuntime()::availableProcessors;
     private int maxThreads = 10_000;
     private int maxSpareThreads = 256;
     private Duration timeSlice = Duration.ofMillis(10);
@@ -218,15 +250,38 @@ public final class GmpExecutor extends AbstractExecutorService {
     private String name;
     private ThreadFactory threadFactory;
     private Thread.UncaughtExceptionHandler handler;
+    private boolean jmx;
+    private UnaryOperator<Runnable> taskDecorator;
 
     private Builder() {}
 
-    /** Processors (GOMAXPROCS); default availableProcessors(). */
+    /**
+     * Processors (GOMAXPROCS), pinned: the executor will not follow the CPU count. Default:
+     * {@code Runtime.availableProcessors()}, followed (see {@link #followAvailableProcessors}).
+     */
     public Builder parallelism(int n) {
       if (n < 1) {
         throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
       }
       this.parallelism = n;
+      return this;
+    }
+
+    /**
+     * Go 1.25's container-aware GOMAXPROCS (default true): unless {@link #parallelism(int)} was
+     * set, sysmon re-reads {@code Runtime.availableProcessors()} (cgroup limits, affinity) about
+     * once a second while the executor has threads and resizes to it, capped at {@link
+     * #maxThreads}. A {@link GmpExecutor#setParallelism} call pins the value; false keeps the
+     * count read at build(). True with an explicit parallelism fails at build().
+     */
+    public Builder followAvailableProcessors(boolean follow) {
+      this.follow = follow;
+      return this;
+    }
+
+    /** The CPU count to start with and to follow (a test seam; production never sets it). */
+    Builder availableProcessors(IntSupplier cpus) {
+      this.cpus = Objects.requireNonNull(cpus, "cpus");
       return this;
     }
 
@@ -303,39 +358,66 @@ public final class GmpExecutor extends AbstractExecutorService {
     }
 
     /**
+     * Whether build() registers a {@link GmpExecutorMXBean} on the platform MBean server, under
+     * {@code dev.gmp:type=GmpExecutor,name=<name>} (the {@link #name} given, else the generated
+     * {@code gmp-N}); it is unregistered when the executor terminates. Default false.
+     */
+    public Builder jmx(boolean register) {
+      this.jmx = register;
+      return this;
+    }
+
+    /**
+     * Wraps every accepted task exactly once, in the thread that calls {@link
+     * GmpExecutor#execute} (outside or a task; submit, invokeAll and invokeAny go through it),
+     * before it is queued: where to capture a context (MDC, OpenTelemetry, a ScopedValue) and
+     * restore it around the task. What it returns is queued, run and returned by {@link
+     * GmpExecutor#shutdownNow}. If it throws, that execute throws it and nothing is queued;
+     * null is a NullPointerException. Default: none, at no cost.
+     */
+    public Builder taskDecorator(UnaryOperator<Runnable> decorator) {
+      this.taskDecorator = Objects.requireNonNull(decorator, "taskDecorator");
+      return this;
+    }
+
+    /**
      * A new executor with these settings. It starts no thread until its first task.
      *
-     * @throws IllegalArgumentException if maxThreads &lt; parallelism, or both name and
-     *     threadFactory were set
+     * @throws IllegalArgumentException if maxThreads &lt; parallelism, both name and
+     *     threadFactory were set, or both parallelism and followAvailableProcessors(true)
+     * @throws IllegalStateException with {@code jmx(true)}, if an MBean of that name is already
+     *     registered (an executor of the same name that has not terminated); no executor is made
      */
     public GmpExecutor build() {
-      return new GmpExecutor(config());
+      GmpExecutor ex = new GmpExecutor(config());
+      if (ex.sched.config.jmx()) {
+        Jmx.register(ex.sched); // on failure it shuts the (threadless) scheduler down
+      }
+      return ex;
     }
 
     /** The validated settings (package-private: tests build schedulers from them). */
     Config config() {
-      if (maxThreads < parallelism) {
+      boolean explicit = parallelism != 0;
+      if (explicit && Boolean.TRUE.equals(follow)) {
+        throw new IllegalArgumentException("parallelism(" + parallelism + ") and"
+            + " followAvailableProcessors(true) are exclusive: an explicit parallelism is pinned");
+      }
+      int procs = explicit ? parallelism : Math.max(1, cpus.getAsInt());
+      if (maxThreads < procs) {
         throw new IllegalArgumentException(
-            "maxThreads (" + maxThreads + ") must be >= parallelism (" + parallelism + ")");
+            "maxThreads (" + maxThreads + ") must be >= parallelism (" + procs + ")");
       }
       if (name != null && threadFactory != null) {
-        throw new IllegalArgumentException(
-            "name(\"" + name + "\") and threadFactory(...) are exclusive: name only applies to"
-                + " the default thread factory");
+        throw new IllegalArgumentException("name(\"" + name + "\") and threadFactory(...) are"
+            + " exclusive: name only applies to the default thread factory");
       }
       String n = name != null ? name : Threads.nextPoolName();
       ClassLoader ccl = Thread.currentThread().getContextClassLoader();
       ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
-      return new Config(
-          parallelism,
-          maxThreads,
-          maxSpareThreads,
-          timeSlice.toNanos(),
-          keepAlive.toNanos(),
-          n,
-          tf,
-          handler,
-          ccl);
+      IntSupplier followed = explicit || Boolean.FALSE.equals(follow) ? null : cpus;
+      return new Config(procs, maxThreads, maxSpareThreads, timeSlice.toNanos(),
+          keepAlive.toNanos(), n, tf, handler, ccl, jmx, taskDecorator, followed);
     }
   }
 }

@@ -212,7 +212,15 @@ final class Idle extends IdlePad2 {
     if (nmp.life() == M.NEW) {
       s.threads.newm(nmp);
     } else if (nmp.wakeup()) {
-      s.counters.unparks.increment();
+      unparked(nmp);
+    }
+  }
+
+  /** Counts an M that M#wakeup really had to unpark (stats, and the JFR Unpark event). */
+  void unparked(M m) {
+    s.counters.unparks.increment();
+    if (Jfr.on) {
+      Jfr.unpark(s, m);
     }
   }
 
@@ -230,7 +238,7 @@ final class Idle extends IdlePad2 {
         idleM.spinning = false;
         idleM.nextp = pp;
         if (idleM.wakeup()) {
-          s.counters.unparks.increment();
+          unparked(idleM);
         }
         return;
       }
@@ -272,6 +280,7 @@ final class Idle extends IdlePad2 {
         continue;
       }
       s.counters.parks.increment();
+      ParkEvent park = Jfr.on ? Jfr.parkBegin(s, m) : null;
       while (!m.sleep(s.config.keepAliveNanos())) {
         s.lock.lock();
         try {
@@ -283,6 +292,9 @@ final class Idle extends IdlePad2 {
           s.lock.unlock();
         }
         // Still needed (or a wake-up is on its way): keep waiting.
+      }
+      if (park != null) {
+        Jfr.parkEnd(park);
       }
       if (m.exitRequested) {
         return false;
@@ -346,6 +358,9 @@ final class Idle extends IdlePad2 {
     pp.link = pidle;
     pidle = pp;
     npidle = npidle + 1; // volatile write under the lock: Dekker (B), dropP's side
+    if (Jfr.on) {
+      Jfr.procState(s, pp.id, P.Pidle, null);
+    }
   }
 
   /** pidleget. Lock held. No sysmon wake-up here (Go wakes it only from exitsyscall). */

@@ -27,6 +27,7 @@ final class Lifecycle {
     } finally {
       s.lock.unlock();
     }
+    finishTermination(s);
   }
 
   /**
@@ -70,6 +71,7 @@ final class Lifecycle {
     } finally {
       s.lock.unlock();
     }
+    finishTermination(s);
     return out;
   }
 
@@ -88,7 +90,7 @@ final class Lifecycle {
     for (M m = s.idle.mget(); m != null; m = s.idle.mget()) {
       m.exitRequested = true;
       if (m.wakeup()) {
-        s.counters.unparks.increment();
+        s.idle.unparked(m);
       }
     }
     s.sysmon.waiting = false;
@@ -96,11 +98,78 @@ final class Lifecycle {
     tryTerminateLocked(s);
   }
 
-  /** TIDYING and the last M is gone: TERMINATED. Lock held. */
+  /**
+   * TIDYING and the last M is gone: TERMINATED. Lock held. The termination actions (JMX
+   * unregistration, ...) and the release of awaitTermination come after the lock is released:
+   * every caller that may get here with the last M gone (shutdown, shutdownNow, submitExternal's
+   * withdraw, Resize, Threads#writeOff, Threads#mexit) calls {@link #finishTermination} after
+   * unlocking. Other callers of tryTidyLocked cannot end it: an M (theirs, or the blocked one
+   * being handed off) is still counted in mcount.
+   */
   static void tryTerminateLocked(Scheduler s) {
     if (s.runState == Scheduler.TIDYING && s.threads.mcount == 0) {
       s.runState = Scheduler.TERMINATED;
-      s.terminated.countDown();
+    }
+  }
+
+  /**
+   * Registers {@code action} to run once, outside the scheduler lock, when the executor
+   * terminates, before awaitTermination returns true. Registered before the executor is
+   * published (GmpExecutor.Builder#build), so never after termination.
+   */
+  static void onTermination(Scheduler s, Runnable action) {
+    s.terminationActions.add(action);
+  }
+
+  /**
+   * Called without the lock by a thread that may just have made the executor TERMINATED: the
+   * first such thread runs the termination actions, then releases awaitTermination. The claim is
+   * a CAS, so a second observer does nothing; the volatile read of runState makes it free while
+   * the executor runs.
+   */
+  static void finishTermination(Scheduler s) {
+    if (s.runState != Scheduler.TERMINATED || !s.claimTermination()) {
+      return;
+    }
+    for (Runnable r : s.terminationActions) {
+      try {
+        r.run();
+      } catch (Throwable e) {
+        // An action failing (an MBean someone else already unregistered) must not stop the rest.
+        s.uncaught(Thread.currentThread(), e);
+      }
+    }
+    s.terminated.countDown();
+  }
+
+  /** isTerminated(): TERMINATED and the termination actions done (awaitTermination agrees). */
+  static boolean isTerminated(Scheduler s) {
+    return s.terminated.getCount() == 0;
+  }
+
+  /**
+   * ExecutorService.close: shutdown, then wait; if interrupted while waiting, shutdownNow and keep
+   * waiting, then restore the interrupt status.
+   */
+  static void close(Scheduler s) {
+    if (isTerminated(s)) {
+      return;
+    }
+    shutdown(s);
+    boolean interrupted = false;
+    boolean terminated = false;
+    while (!terminated) {
+      try {
+        terminated = awaitTermination(s, 1L, TimeUnit.DAYS);
+      } catch (InterruptedException e) {
+        if (!interrupted) {
+          shutdownNow(s);
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -7,13 +7,48 @@ import java.util.Arrays;
  * A dead P with an M goes on the zombie list (Retake); the M sees Pdead at its next scheduling
  * point (or its exitsyscall CAS fails), moves what is left to the global queue and looks for a
  * live P.
+ *
+ * <p>Who sets n: the API ({@link #setParallelismChecked}, from GmpExecutor and the MXBean), which
+ * pins it, and sysmon following {@code Runtime.availableProcessors()} (Go 1.25's cgroup-aware
+ * GOMAXPROCS, {@link #follow}) while it is not pinned. Both decide under the lock, so a value set
+ * through the API is never overwritten by a sysmon round that read the CPU count before it.
  */
 final class Resize {
   private Resize() {}
 
-  static void setParallelism(Scheduler s, int n) {
+  /**
+   * setParallelism from the API (GmpExecutor, JMX): validates n, naming the bad value.
+   *
+   * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
+   */
+  static void setParallelismChecked(Scheduler s, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
+    }
+    if (n > s.config.maxThreads()) {
+      throw new IllegalArgumentException(
+          "parallelism must be <= maxThreads (" + s.config.maxThreads() + "), was " + n);
+    }
+    resize(s, n, true);
+  }
+
+  /**
+   * sysmon: follow the CPU count {@code n} (already clamped to [1, maxThreads]) unless the
+   * parallelism was pinned or the executor is shut down.
+   */
+  static void follow(Scheduler s, int n) {
+    resize(s, n, false);
+  }
+
+  /** @param api true: a setParallelism call, which pins n; false: sysmon following the CPUs */
+  private static void resize(Scheduler s, int n, boolean api) {
     s.lock.lock();
     try {
+      if (api) {
+        s.parallelismPinned = true;
+      } else if (s.parallelismPinned || s.runState >= Scheduler.SHUTDOWN) {
+        return;
+      }
       int old = s.gomaxprocs;
       if (n == old) {
         return;
@@ -46,12 +81,16 @@ final class Resize {
             s.retake.zombies.add(pp);
           }
           s.global.putRing(pp.runq);
+          if (Jfr.on) {
+            Jfr.procState(s, pp.id, P.Pdead, null);
+          }
         }
         Lifecycle.tryTidyLocked(s);
       }
     } finally {
       s.lock.unlock();
     }
+    Lifecycle.finishTermination(s); // shrinking a shut-down executor may have ended it
     s.idle.wakep();
   }
 }

@@ -31,6 +31,7 @@ final class Retake {
    */
   boolean retakeSyscall(P pp, long tok, boolean eager) {
     M next;
+    long from = -1; // the M it was taken from, for the JFR events only
     s.lock.lock();
     try {
       if (!s.idle.mayHandOffLocked(eager && !Switches.EAGER_HANDOFF_NEW_THREAD)) {
@@ -45,10 +46,18 @@ final class Retake {
         mp.spare = true;
         s.threads.nmspare++;
       }
+      from = mp == null ? -1 : mp.id;
       s.counters.retakes.increment();
       next = s.idle.handoffLocked(pp);
     } finally {
       s.lock.unlock();
+    }
+    if (Jfr.on) {
+      long held = eager ? 0 : System.nanoTime() - pp.syscallwhen();
+      if (!eager) {
+        Jfr.retake(s, pp.id, "syscall", from, held);
+      }
+      Jfr.handoff(s, pp.id, eager, held);
     }
     s.idle.launch(next);
     return true;
@@ -95,6 +104,11 @@ final class Retake {
       next = s.idle.handoffLocked(np);
     } finally {
       s.lock.unlock();
+    }
+    if (Jfr.on) {
+      long seen = gp.seenAt(); // sysmon's first sight of this task, a slice or more ago
+      Jfr.retake(s, pp.id, blocked ? "blocked" : "hog", mp.id,
+          seen == 0 ? 0 : System.nanoTime() - seen);
     }
     s.idle.launch(next);
     return true;

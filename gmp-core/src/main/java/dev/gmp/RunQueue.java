@@ -385,6 +385,18 @@ final class RunQueue extends RunQueuePad3 {
     return RUNNEXT.getAcquire(this) != null ? n + 1 : n;
   }
 
+  /** The G in runnext, or null (the dump; acquire: its goid was written before it was put). */
+  G peekRunnext() {
+    return (G) RUNNEXT.getAcquire(this);
+  }
+
+  /** The ring's length without runnext (the dump). */
+  int ringSize() {
+    int h = (int) HEAD.getAcquire(this);
+    int t = (int) TAIL.getAcquire(this);
+    return Math.max(0, Math.min(SIZE, t - h));
+  }
+
   // Test seams.
   int headForTest() {
     return (int) HEAD.getVolatile(this);

@@ -3,8 +3,11 @@ package dev.gmp;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /** Padding around Go's sched.goidgen, which every P bumps once per 16 spawns. */
@@ -115,7 +118,14 @@ final class Scheduler extends SchedulerPad1 {
   final Retake retake = new Retake(this);
   final Counters counters = new Counters();
   final Sysmon sysmon;
+  /** Released once TERMINATED and the termination actions ran (Lifecycle#finishTermination). */
   final CountDownLatch terminated = new CountDownLatch(1);
+
+  /** Run once at termination, outside the lock (JMX unregistration, JFR hooks). */
+  final List<Runnable> terminationActions = new CopyOnWriteArrayList<>();
+
+  /** Who runs the termination actions: the first to CAS it (Lifecycle#finishTermination). */
+  private final AtomicBoolean terminationClaimed = new AtomicBoolean();
 
   /** The executor, weakly: threads must not keep it reachable (see GmpExecutor's Cleaner). */
   WeakReference<GmpExecutor> owner = new WeakReference<>(null);
@@ -125,6 +135,13 @@ final class Scheduler extends SchedulerPad1 {
 
   /** GOMAXPROCS. Written under the lock, read anywhere. */
   volatile int gomaxprocs;
+
+  /**
+   * The parallelism was set explicitly (Builder#parallelism, setParallelism, the MXBean): sysmon
+   * no longer follows availableProcessors(). Written under the lock, where Resize also decides;
+   * volatile so that sysmon can skip reading the CPU count without taking the lock.
+   */
+  volatile boolean parallelismPinned;
 
   /** Written under the lock; volatile: submitters and Ms read it without (Dekker C). */
   volatile int runState = RUNNING;
@@ -149,10 +166,15 @@ final class Scheduler extends SchedulerPad1 {
       }
       procs = new Procs(all);
       gomaxprocs = n;
+      parallelismPinned = config.availableProcessors() == null;
     } finally {
       lock.unlock();
     }
     sysmon = new Sysmon(this, withSysmon);
+  }
+
+  boolean claimTermination() {
+    return terminationClaimed.compareAndSet(false, true); // CAS: one thread runs the actions
   }
 
   long reserveGoids(int n) {
@@ -212,6 +234,7 @@ final class Scheduler extends SchedulerPad1 {
       } finally {
         lock.unlock();
       }
+      Lifecycle.finishTermination(this);
       if (more) {
         idle.wakep(); // Gs accepted behind ours (their producers saw RUNNING) must still run
       }
@@ -263,6 +286,9 @@ final class Scheduler extends SchedulerPad1 {
     }
     pp.setM(m);
     m.p = pp;
+    if (Jfr.on) {
+      Jfr.procState(this, pp.id, P.Prunning, m);
+    }
     return true;
   }
 

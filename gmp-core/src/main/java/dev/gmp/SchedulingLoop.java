@@ -106,7 +106,7 @@ final class SchedulingLoop {
     M target = gp.lockedm;
     target.nextp = pp;
     if (target.wakeup()) {
-      s.counters.unparks.increment();
+      s.idle.unparked(target);
     }
     return s.idle.stopm(m);
   }
@@ -143,6 +143,9 @@ final class SchedulingLoop {
             s.global.put(next);
           } finally {
             s.lock.unlock();
+          }
+          if (Jfr.on) {
+            Jfr.runnextDemotion(s, pp.id, next.goid);
           }
         }
       }
@@ -363,6 +366,11 @@ final class SchedulingLoop {
         G gp = pp.runq.stealFrom(p2.runq, last, st == P.Prunning);
         if (gp != null) {
           m.incSteals();
+          if (Jfr.on) {
+            // Our ring was empty before the steal: what it holds now, plus gp, is what we took
+            // (less if another thief took from us meanwhile).
+            Jfr.steal(s, pp.id, p2.id, pp.runq.ringSize() + 1);
+          }
           return gp;
         }
       }

@@ -34,7 +34,9 @@ final class Syscall {
 
   static void entersyscall(M m, G gp) {
     P pp = m.p;
-    pp.setSyscallwhen(System.nanoTime());
+    long now = System.nanoTime();
+    pp.setSyscallwhen(now);
+    gp.setBlockedAt(now); // for the dump: one opaque store, the clock is read for sysmon anyway
     pp.incSyscalltick();
     m.oldp = pp;
     gp.setStatus(G.Gsyscall);
@@ -54,6 +56,9 @@ final class Syscall {
         && s.retake.retakeSyscall(pp, tok, true)) {
       return;
     }
+    if (Jfr.on && tok != -1) { // after the eager check: recording must not widen sysmon's race
+      Jfr.procState(s, pp.id, P.Psyscall, m);
+    }
     if (s.sysmon.waiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)
       s.sysmon.wakeIfWaiting();
     }
@@ -70,6 +75,9 @@ final class Syscall {
         ? pp.status() == P.Psyscall && Mutations.setRunning(pp)
         : pp.exitSyscall(m.syscallToken)) {
       gp.setStatus(G.Grunning);
+      if (Jfr.on) {
+        Jfr.procState(m.sched, pp.id, P.Prunning, m);
+      }
       return;
     }
     exitsyscallSlow(m, gp, pp);

@@ -1,6 +1,7 @@
 package dev.gmp;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
@@ -39,7 +40,13 @@ final class Sysmon implements Runnable {
    */
   static final long DEEP_SLEEP_NANOS = 1_000_000_000;
 
+  /** How often sysmon re-reads the CPU count it follows (Go 1.25: about once a second). */
+  static final long CPU_CHECK_NANOS = 1_000_000_000;
+
   private final Scheduler s;
+
+  /** When sysmon last looked at the CPU count (sysmon's thread only). */
+  private long lastCpuCheck;
 
   /** The thread, created and started on the first {@link #watch()} (a fresh executor has none). */
   private volatile Thread thread;
@@ -186,6 +193,7 @@ final class Sysmon implements Runnable {
   private void loop() {
     long d = MIN_DELAY_NANOS;
     int idle = 0;
+    lastCpuCheck = System.nanoTime() - CPU_CHECK_NANOS; // the first round looks at once
     while (s.runState < Scheduler.TIDYING) {
       LockSupport.parkNanos(this, d);
       s.counters.sysmonWakeups.increment();
@@ -201,6 +209,7 @@ final class Sysmon implements Runnable {
         // within DEEP_SLEEP_NANOS (Go's deep sleep is bounded the same way, by a minute).
         do {
           LockSupport.parkNanos(this, DEEP_SLEEP_NANOS);
+          followAvailableProcessors(System.nanoTime());
         } while (waiting && s.runState < Scheduler.TIDYING && maySleep());
         d = MIN_DELAY_NANOS;
         idle = 0;
@@ -208,6 +217,7 @@ final class Sysmon implements Runnable {
         continue;
       }
       long now = System.nanoTime();
+      followAvailableProcessors(now);
       int n = retake(now) + s.retake.sweepZombies() + s.threads.checkStarting(now);
       wakeForQueuedWork();
       if (n == 0) {
@@ -218,6 +228,27 @@ final class Sysmon implements Runnable {
       d = idle > 50 ? Math.min(d * 2, MAX_DELAY_NANOS) : MIN_DELAY_NANOS;
       delay = d;
     }
+  }
+
+  /**
+   * Go 1.25's GOMAXPROCS updates: about once a second, unless the parallelism is pinned, read the
+   * CPU count (Runtime.availableProcessors(), cgroup-aware) and resize to it, capped at
+   * maxThreads. Read outside the lock (it may read cgroup files); Resize#follow rechecks the pin
+   * under the lock, so a concurrent setParallelism wins. Counted in cpuChecks either way.
+   */
+  private void followAvailableProcessors(long now) {
+    if (now - lastCpuCheck < CPU_CHECK_NANOS) {
+      return;
+    }
+    lastCpuCheck = now;
+    IntSupplier cpus = s.config.availableProcessors();
+    if (cpus != null && !s.parallelismPinned) { // volatile: a stale false is rechecked by follow
+      int n = Math.min(Math.max(1, cpus.getAsInt()), s.config.maxThreads());
+      if (n != s.gomaxprocs) {
+        Resize.follow(s, n);
+      }
+    }
+    s.counters.cpuChecks.increment();
   }
 
   /**
@@ -298,6 +329,7 @@ final class Sysmon implements Runnable {
       pp.sysmonM = mp; // first sight of this task
       pp.sysmonMcompleted = c;
       pp.sysmonMwhen = now;
+      gp.setSeenAt(now); // the task's age for the dump (gp may have finished since: display only)
       return 0;
     }
     if (now - pp.sysmonMwhen < slice) {

@@ -244,6 +244,7 @@ final class Threads {
     } finally {
       s.lock.unlock();
     }
+    Lifecycle.finishTermination(s);
     if (spinning) {
       s.idle.unclaimSpinning();
     }
@@ -348,6 +349,7 @@ final class Threads {
       s.lock.unlock();
     }
     unregister(m);
+    Lifecycle.finishTermination(s); // after unregister: no thread table entry outlives it
     if (spinning) {
       s.idle.dropSpinning(m);
       if (s.idle.workVisible()) {

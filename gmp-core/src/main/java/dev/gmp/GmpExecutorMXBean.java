@@ -1,0 +1,56 @@
+package dev.gmp;
+
+/**
+ * The management interface of a {@link GmpExecutor}, registered when the executor is built with
+ * {@link GmpExecutor.Builder#jmx(boolean) jmx(true)} under the name {@code
+ * dev.gmp:type=GmpExecutor,name=<name>} (the name quoted with {@link
+ * javax.management.ObjectName#quote} if it holds a character an unquoted value cannot), and
+ * unregistered when the executor terminates.
+ *
+ * <p>The first four attributes have the shape of the JDK's {@code
+ * jdk.management.VirtualThreadSchedulerMXBean}; the rest are gmp's own. Every value is read
+ * without stopping the scheduler, as {@link GmpExecutor#stats()} reads it, so two attributes may
+ * be from slightly different instants.
+ */
+public interface GmpExecutorMXBean {
+  /** Processors (Go's GOMAXPROCS): how many tasks may run at once. */
+  int getParallelism();
+
+  /**
+   * Changes the number of processors, as {@link GmpExecutor#setParallelism} does; it also stops
+   * the executor following {@code Runtime.availableProcessors()}.
+   *
+   * @throws IllegalArgumentException if {@code size} &lt; 1 or &gt; the executor's maxThreads
+   */
+  void setParallelism(int size);
+
+  /** Worker threads alive: running a task, spinning, idle or in a blocking call. */
+  int getPoolSize();
+
+  /**
+   * Tasks that have started and not finished: running on a processor, inside {@link
+   * GmpExecutor#blocking}, or found blocked by sysmon (each occupies one worker thread).
+   */
+  int getRunningTaskCount();
+
+  /** Tasks queued and not started: the global queue plus every processor's local queue. */
+  long getQueuedTaskCount();
+
+  /** Successful steals of tasks from another processor's local queue. */
+  long getStealCount();
+
+  /** Processors handed from a blocked worker thread to another (Go's handoffp). */
+  long getHandoffCount();
+
+  /** Processors taken back from a blocking call or from a task that held one too long. */
+  long getRetakeCount();
+
+  /** Worker threads looking for work to steal. */
+  int getSpinningThreadCount();
+
+  /** Processors on the idle list. */
+  int getIdleProcessorCount();
+
+  /** Tasks that finished, normally or by throwing. */
+  long getCompletedTaskCount();
+}

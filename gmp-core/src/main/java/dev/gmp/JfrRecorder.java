@@ -1,0 +1,93 @@
+package dev.gmp;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+
+/**
+ * The JFR side that needs jdk.jfr at class-load time: the listener that keeps {@link Jfr#on}
+ * (true while any recording runs) and the hook of the periodic {@code dev.gmp.ExecutorStats},
+ * which reports every live executor.
+ *
+ * <p>Registering the listener costs a few milliseconds, once per JVM, at the first executor.
+ * Registering the periodic event costs much more (JFR builds its metadata: ~0.5 s measured here),
+ * so it waits until JFR itself is initialized ({@code recorderInitialized}), which happens only
+ * when someone records. When JFR was initialized before gmp's first executor (a recording the
+ * application started first), JFR's periodic thread picks the new event up at its next poll,
+ * within about a second.
+ */
+final class JfrRecorder {
+  private JfrRecorder() {}
+
+  /** Executors the periodic event reports on: added at construction, removed at termination. */
+  private static final Set<Scheduler> LIVE = ConcurrentHashMap.newKeySet();
+
+  static {
+    FlightRecorder.addListener(new FlightRecorderListener() {
+      @Override
+      public void recorderInitialized(FlightRecorder recorder) {
+        FlightRecorder.addPeriodicEvent(ExecutorStatsEvent.class, JfrRecorder::emitStats);
+      }
+
+      @Override
+      public void recordingStateChanged(Recording recording) {
+        refresh();
+      }
+    });
+    if (FlightRecorder.isInitialized()) {
+      refresh(); // recordings started before the listener (-XX:StartFlightRecording)
+    }
+  }
+
+  /**
+   * Recomputes the gate. While a recording runs, also records every live P's state, so that the
+   * per-P lanes of a recording that starts in the middle of things begin with a known state.
+   */
+  private static void refresh() {
+    boolean running = FlightRecorder.getFlightRecorder().getRecordings().stream()
+        .anyMatch(r -> r.getState() == RecordingState.RUNNING);
+    Jfr.on = running;
+    if (running) {
+      for (Scheduler s : LIVE) {
+        for (P pp : s.procs.all) {
+          int st = pp.status(); // status before m, as Dump reads them
+          Jfr.procState(s, pp.id, st, pp.m());
+        }
+      }
+    }
+  }
+
+  static void register(Scheduler s) {
+    LIVE.add(s);
+    Lifecycle.onTermination(s, () -> LIVE.remove(s));
+  }
+
+  private static void emitStats() {
+    for (Scheduler s : LIVE) {
+      ExecutorStatsEvent e = new ExecutorStatsEvent();
+      if (!e.shouldCommit()) {
+        return;
+      }
+      GmpStats st = Counters.snapshot(s);
+      e.executor = s.config.name();
+      e.parallelism = st.parallelism();
+      e.threads = st.threads();
+      e.idleThreads = st.idleThreads();
+      e.spinningThreads = st.spinningThreads();
+      e.idleProcessors = st.idleProcessors();
+      e.globalQueueLength = st.globalQueueLength();
+      e.localQueueLength = st.localQueueLength();
+      e.runningTasks = st.runningTasks();
+      e.syscallTasks = st.syscallTasks();
+      e.waitingTasks = st.waitingTasks();
+      e.steals = st.steals();
+      e.handoffs = st.handoffs();
+      e.retakes = st.retakes();
+      e.completed = st.completedTasks();
+      e.commit();
+    }
+  }
+}

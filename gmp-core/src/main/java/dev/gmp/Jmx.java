@@ -1,0 +1,142 @@
+package dev.gmp;
+
+import java.lang.management.ManagementFactory;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+/**
+ * The {@link GmpExecutorMXBean} of one executor and its registration on the platform MBean
+ * server. The bean holds the scheduler, not the executor: the MBean server keeps its beans
+ * reachable, and an executor dropped without shutdown() must still be collected and shut down
+ * (GmpExecutor's Cleaner), which unregisters the bean. Registration happens in build(), before
+ * the executor is published; unregistration is a termination action (Lifecycle#onTermination),
+ * so no JMX call is made under the scheduler lock.
+ */
+final class Jmx implements GmpExecutorMXBean {
+  static final String DOMAIN = "dev.gmp";
+
+  private final Scheduler s;
+
+  private Jmx(Scheduler s) {
+    this.s = s;
+  }
+
+  /** {@code dev.gmp:type=GmpExecutor,name=<name>}, the name quoted only where it must be. */
+  static ObjectName objectName(String name) {
+    String value = needsQuoting(name) ? ObjectName.quote(name) : name;
+    try {
+      return new ObjectName(DOMAIN + ":type=GmpExecutor,name=" + value);
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalArgumentException("name '" + name + "' cannot be used in a JMX name", e);
+    }
+  }
+
+  private static boolean needsQuoting(String v) {
+    for (int i = 0; i < v.length(); i++) {
+      switch (v.charAt(i)) {
+        case ',', '=', ':', '"', '*', '?', '\n' -> {
+          return true;
+        }
+        default -> {}
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Registers the bean of {@code s} and arranges its unregistration at termination. On failure
+   * the scheduler is shut down (it has no thread yet, so it terminates at once) and build()
+   * throws.
+   *
+   * @throws IllegalStateException if the name is taken (another executor with the same name and
+   *     jmx(true) that has not terminated), or the MBean server refuses the bean
+   */
+  static void register(Scheduler s) {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName on = objectName(s.config.name());
+    try {
+      server.registerMBean(new StandardMBean(new Jmx(s), GmpExecutorMXBean.class, true), on);
+    } catch (InstanceAlreadyExistsException e) {
+      Lifecycle.shutdown(s); // build() fails: the new scheduler has no task and no thread yet
+      throw new IllegalStateException(
+          "an MBean named " + on + " is already registered (another executor named '"
+              + s.config.name() + "' built with jmx(true) that has not terminated?): choose"
+              + " another name(...)", e);
+    } catch (JMException | RuntimeException e) {
+      Lifecycle.shutdown(s);
+      throw new IllegalStateException("could not register the MBean " + on, e);
+    }
+    Lifecycle.onTermination(s, () -> unregister(server, on));
+  }
+
+  private static void unregister(MBeanServer server, ObjectName on) {
+    try {
+      server.unregisterMBean(on);
+    } catch (InstanceNotFoundException e) {
+      // Someone unregistered it already: nothing left to do.
+    } catch (JMException e) {
+      throw new IllegalStateException("could not unregister the MBean " + on, e);
+    }
+  }
+
+  @Override
+  public int getParallelism() {
+    return s.gomaxprocs;
+  }
+
+  @Override
+  public void setParallelism(int size) {
+    Resize.setParallelismChecked(s, size);
+  }
+
+  @Override
+  public int getPoolSize() {
+    return s.threads.mcount;
+  }
+
+  @Override
+  public int getRunningTaskCount() {
+    GmpStats st = Counters.snapshot(s);
+    return st.runningTasks() + st.syscallTasks() + st.waitingTasks();
+  }
+
+  @Override
+  public long getQueuedTaskCount() {
+    return Counters.snapshot(s).runnableTasks();
+  }
+
+  @Override
+  public long getStealCount() {
+    return Counters.snapshot(s).steals();
+  }
+
+  @Override
+  public long getHandoffCount() {
+    return s.counters.handoffs.sum();
+  }
+
+  @Override
+  public long getRetakeCount() {
+    return s.counters.retakes.sum();
+  }
+
+  @Override
+  public int getSpinningThreadCount() {
+    return s.idle.nmspinning();
+  }
+
+  @Override
+  public int getIdleProcessorCount() {
+    return s.idle.npidle;
+  }
+
+  @Override
+  public long getCompletedTaskCount() {
+    return Counters.snapshot(s).completedTasks();
+  }
+}

@@ -1,0 +1,179 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gmp.micrometer.GmpExecutorMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** dev.gmp.micrometer.GmpExecutorMetrics against a SimpleMeterRegistry. */
+class GmpExecutorMetricsTest {
+  private static final Tags TAGS = Tags.of("name", "app", "region", "eu");
+
+  private static double gauge(SimpleMeterRegistry r, String name) {
+    Gauge g = r.find(name).tags(TAGS).gauge();
+    assertTrue(g != null, "gauge " + name + " with tags " + TAGS);
+    return g.value();
+  }
+
+  private static double counter(SimpleMeterRegistry r, String name) {
+    FunctionCounter c = r.find(name).tags(TAGS).functionCounter();
+    assertTrue(c != null, "function counter " + name + " with tags " + TAGS);
+    return c.count();
+  }
+
+  @Test
+  void everyMeterHasItsNameTypeAndTags() {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+      SimpleMeterRegistry r = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(c.ex(), "app", List.of(Tag.of("region", "eu"))).bindTo(r);
+      Set<String> gauges = new TreeSet<>();
+      Set<String> counters = new TreeSet<>();
+      for (Meter m : r.getMeters()) {
+        assertEquals("app", m.getId().getTag("name"), m.getId().toString());
+        assertEquals("eu", m.getId().getTag("region"), m.getId().toString());
+        if (m instanceof Gauge) {
+          gauges.add(m.getId().getName());
+        } else if (m instanceof FunctionCounter) {
+          counters.add(m.getId().getName());
+        }
+      }
+      assertEquals(
+          new TreeSet<>(List.of(
+              "executor.queued", "executor.active", "executor.running", "executor.parallelism",
+              "executor.pool.size", "executor.spinning", "executor.idle.processors",
+              "executor.queued.global")),
+          gauges);
+      assertEquals(
+          new TreeSet<>(List.of(
+              "executor.steals", "executor.handoffs", "executor.retakes", "executor.completed",
+              "executor.parks")),
+          counters);
+      assertEquals(2.0, gauge(r, "executor.parallelism"));
+    }
+  }
+
+  @Test
+  void gaugesFollowTheExecutor() throws Exception {
+    // One processor, no spare threads: the queued tasks stay queued while the first one runs.
+    try (TestSupport.Closer c = TestSupport.closer(
+        GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build())) {
+      GmpExecutor ex = c.ex();
+      SimpleMeterRegistry r = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(ex, "app", Tags.of("region", "eu")).bindTo(r);
+      CountDownLatch started = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      ex.execute(() -> {
+        started.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      TestSupport.await(started, "long task started");
+      for (int i = 0; i < 5; i++) {
+        ex.execute(() -> {});
+      }
+      assertEquals(5.0, gauge(r, "executor.queued"));
+      assertEquals(5.0, gauge(r, "executor.queued.global"));
+      assertEquals(1.0, gauge(r, "executor.active"));
+      assertEquals(1.0, gauge(r, "executor.running"));
+      assertEquals(1.0, gauge(r, "executor.parallelism"));
+      assertEquals(0.0, gauge(r, "executor.idle.processors"));
+      assertTrue(gauge(r, "executor.pool.size") >= 1.0);
+      release.countDown();
+      TestSupport.awaitCondition(
+          "six completed", () -> counter(r, "executor.completed") == 6.0);
+      TestSupport.awaitCondition(
+          "idle again", () -> gauge(r, "executor.idle.processors") == 1.0);
+      assertEquals(0.0, gauge(r, "executor.queued"));
+      assertEquals(0.0, gauge(r, "executor.active"));
+    }
+  }
+
+  @Test
+  void aTaskInABlockingCallIsActiveButNotRunning() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = c.ex();
+      SimpleMeterRegistry r = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(ex, "app", Tags.of("region", "eu")).bindTo(r);
+      CountDownLatch release = new CountDownLatch(1);
+      ex.execute(() -> {
+        try {
+          GmpExecutor.blocking(() -> release.await(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+      TestSupport.awaitCondition("in the blocking call", () -> ex.stats().syscallTasks() == 1);
+      assertEquals(1.0, gauge(r, "executor.active"));
+      assertEquals(0.0, gauge(r, "executor.running"));
+      // A task queued behind it gets a processor: the blocked one's is handed off.
+      CountDownLatch ran = new CountDownLatch(1);
+      ex.execute(ran::countDown);
+      TestSupport.await(ran, "a task ran while the other was blocked");
+      TestSupport.awaitCondition(
+          "hand-off counted", () -> counter(r, "executor.handoffs") >= 1.0
+              && counter(r, "executor.retakes") >= 1.0);
+      release.countDown();
+    }
+  }
+
+  @Test
+  void stealsAreCounted() throws Exception {
+    // A time slice far beyond the test: sysmon cannot retake the spawner's processor, so its
+    // children can only run by being stolen.
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(2)
+        .timeSlice(java.time.Duration.ofMinutes(5)).build())) {
+      GmpExecutor ex = c.ex();
+      SimpleMeterRegistry r = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(ex, "app", Tags.of("region", "eu")).bindTo(r);
+      // A task that spawns many and then waits for them: the other processor has to steal.
+      int kids = 64;
+      CountDownLatch done = new CountDownLatch(kids);
+      ex.submit(() -> {
+        for (int i = 0; i < kids; i++) {
+          ex.execute(done::countDown);
+        }
+        return done.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      TestSupport.awaitCondition(
+          () -> "steals counted: " + ex.stats(), LIVENESS_SECONDS,
+          () -> counter(r, "executor.steals") == ex.stats().steals()
+              && ex.stats().steals() >= 1);
+    }
+  }
+
+  @Test
+  void badArgumentsAreNamed() {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      NullPointerException npe = assertThrows(NullPointerException.class,
+          () -> new GmpExecutorMetrics(null, "x", Tags.empty()));
+      assertEquals("executor", npe.getMessage());
+      npe = assertThrows(NullPointerException.class,
+          () -> new GmpExecutorMetrics(c.ex(), null, Tags.empty()));
+      assertEquals("name", npe.getMessage());
+      IllegalArgumentException iae = assertThrows(IllegalArgumentException.class,
+          () -> new GmpExecutorMetrics(c.ex(), " ", Tags.empty()));
+      assertTrue(iae.getMessage().contains("name"), iae.getMessage());
+      // Null tags: just the name tag.
+      SimpleMeterRegistry r = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(c.ex(), "solo", null).bindTo(r);
+      assertEquals(1.0, r.get("executor.parallelism").tags("name", "solo").gauge().value());
+    }
+  }
+}

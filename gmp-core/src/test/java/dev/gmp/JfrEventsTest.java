@@ -1,0 +1,306 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import jdk.jfr.Category;
+import jdk.jfr.Enabled;
+import jdk.jfr.Event;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingStream;
+import org.junit.jupiter.api.Test;
+
+/** The dev.gmp.* JFR events, each from a workload that must produce it, read back live. */
+class JfrEventsTest {
+
+  static final List<Class<? extends Event>> EVENTS = List.of(
+      ExecutorStatsEvent.class, StealEvent.class, HandoffEvent.class, RetakeEvent.class,
+      ProcStateEvent.class, ParkEvent.class, UnparkEvent.class, RunnextDemotionEvent.class);
+
+  /** A RecordingStream of the given gmp events of one executor (by its name field). */
+  static final class Rec implements AutoCloseable {
+    final RecordingStream rs = new RecordingStream();
+    final Queue<RecordedEvent> events = new ConcurrentLinkedQueue<>();
+
+    Rec(String executor, String... names) {
+      for (String n : names) {
+        if (n.equals("dev.gmp.ExecutorStats")) {
+          rs.enable(n).withPeriod(Duration.ofMillis(100));
+        } else {
+          rs.enable(n);
+        }
+        rs.onEvent(n, e -> {
+          if (executor.equals(e.getString("executor"))) {
+            events.add(e);
+          }
+        });
+      }
+      rs.startAsync();
+    }
+
+    /** Waits (bounded) for an event of type {@code name} matching {@code p}, and returns it. */
+    RecordedEvent await(String name, Predicate<RecordedEvent> p) {
+      RecordedEvent[] found = new RecordedEvent[1];
+      TestSupport.awaitCondition(() -> "a matching " + name + " among " + events.size()
+          + " events: " + events, LIVENESS_SECONDS, () -> {
+            for (RecordedEvent e : events) {
+              if (e.getEventType().getName().equals(name) && p.test(e)) {
+                found[0] = e;
+                return true;
+              }
+            }
+            return false;
+          });
+      return found[0];
+    }
+
+    @Override
+    public void close() {
+      rs.close();
+    }
+  }
+
+  @Test
+  void everyEventIsNamedCategorisedDisabledByDefaultAndWithoutStackTraces() {
+    for (Class<? extends Event> c : EVENTS) {
+      assertTrue(c.getAnnotation(Name.class).value().startsWith("dev.gmp."), c.getName());
+      assertEquals(List.of("gmp"), List.of(c.getAnnotation(Category.class).value()), c.getName());
+      assertFalse(c.getAnnotation(Enabled.class).value(), c.getName() + " disabled by default");
+      assertFalse(c.getAnnotation(StackTrace.class).value(), c.getName() + " no stack trace");
+    }
+    assertEquals("dev.gmp.ExecutorStats", ExecutorStatsEvent.class.getAnnotation(Name.class)
+        .value());
+    assertEquals("dev.gmp.Steal", StealEvent.class.getAnnotation(Name.class).value());
+    assertEquals("dev.gmp.Handoff", HandoffEvent.class.getAnnotation(Name.class).value());
+    assertEquals("dev.gmp.Retake", RetakeEvent.class.getAnnotation(Name.class).value());
+  }
+
+  @Test
+  void theGateFollowsRecordings() {
+    GmpExecutor.create(1).shutdown(); // the listener is registered with the first executor
+    assertFalse(Jfr.on, "no recording running");
+    try (Rec r = new Rec("none", "dev.gmp.Steal")) {
+      TestSupport.awaitCondition("gate on", () -> Jfr.on);
+    }
+    TestSupport.awaitCondition("gate off again", () -> !Jfr.on);
+  }
+
+  @Test
+  void stealsNameThiefVictimAndTasks() throws Exception {
+    try (Rec r = new Rec("jfr-steal", "dev.gmp.Steal");
+        TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().name("jfr-steal")
+            .parallelism(2).timeSlice(Duration.ofMinutes(5)).build())) {
+      GmpExecutor ex = c.ex();
+      // The spawner holds its processor (no retake within a 5 min slice): its children can only
+      // run by being stolen.
+      int kids = 64;
+      CountDownLatch done = new CountDownLatch(kids);
+      ex.submit(() -> {
+        for (int i = 0; i < kids; i++) {
+          ex.execute(done::countDown);
+        }
+        return done.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      RecordedEvent e = r.await("dev.gmp.Steal", x -> true);
+      assertNotEquals(e.getInt("thief"), e.getInt("victim"));
+      assertTrue(e.getInt("tasks") >= 1, e.toString());
+      assertTrue(e.getInt("thief") < 2 && e.getInt("victim") < 2, e.toString());
+    }
+  }
+
+  @Test
+  void anEagerHandoff() throws Exception {
+    // No sysmon: the hand-off can only be the blocking call's own (eager) one. Set up one
+    // processor and a second, idle thread to hand it to: two tasks that must run at once start
+    // two threads on two processors, then the second processor is retired.
+    GmpExecutor noSysmon = new GmpExecutor(
+        GmpExecutor.builder().name("jfr-eager").parallelism(2).config(), false);
+    try (Rec r = new Rec("jfr-eager", "dev.gmp.Handoff");
+        TestSupport.Closer c = TestSupport.closer(noSysmon)) {
+      GmpExecutor ex = c.ex();
+      CountDownLatch both = new CountDownLatch(2);
+      for (int i = 0; i < 2; i++) {
+        ex.execute(() -> {
+          both.countDown();
+          try {
+            both.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+      }
+      TestSupport.await(both, "two tasks at once on two threads");
+      TestSupport.awaitCondition(() -> "two idle threads: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().idleThreads() == 2 && ex.stats().idleProcessors() == 2);
+      ex.setParallelism(1);
+      // A task waits in the only processor's queue when the call starts: nobody can steal it,
+      // so only the eager hand-off to the idle thread lets it run.
+      CountDownLatch kid = new CountDownLatch(1);
+      ex.submit(() -> {
+        ex.execute(kid::countDown);
+        return GmpExecutor.blocking(() -> kid.await(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      RecordedEvent e = r.await("dev.gmp.Handoff", x -> x.getBoolean("eager"));
+      assertEquals(0, e.getInt("p"));
+    }
+  }
+
+  @Test
+  void aSysmonRetakeOfABlockingCall() throws Exception {
+    try (Rec r = new Rec("jfr-syscall", "dev.gmp.Handoff", "dev.gmp.Retake", "dev.gmp.ProcState");
+        TestSupport.Closer c = TestSupport.closer(
+            GmpExecutor.builder().name("jfr-syscall").parallelism(1).build())) {
+      GmpExecutor ex = c.ex();
+      // sysmon: nothing waits at the start, and no other processor exists to run new work.
+      CountDownLatch release = new CountDownLatch(1);
+      ex.execute(() -> {
+        try {
+          GmpExecutor.blocking(() -> release.await(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+      try {
+        RecordedEvent rt = r.await("dev.gmp.Retake", e -> e.getString("kind").equals("syscall"));
+        assertTrue(rt.getDuration("held").toNanos() >= Sysmon.SYSCALL_MIN_AGE_NANOS,
+            rt.toString());
+        assertTrue(rt.getLong("m") >= 1, rt.toString());
+        r.await("dev.gmp.Handoff", e -> !e.getBoolean("eager"));
+        r.await("dev.gmp.ProcState", e -> e.getString("state").equals("syscall"));
+      } finally {
+        release.countDown();
+      }
+    }
+  }
+
+  @Test
+  void retakesOfABlockedTaskAndOfAHog() throws Exception {
+    try (Rec r = new Rec("jfr-retake", "dev.gmp.Retake");
+        TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().name("jfr-retake")
+            .parallelism(1).timeSlice(Duration.ofMillis(1)).build())) {
+      GmpExecutor ex = c.ex();
+      // Blocked without blocking(): once its thread is seen waiting, work arrives that only a
+      // retake can run (one processor), so sysmon finds the thread WAITING when it retakes.
+      CountDownLatch release = new CountDownLatch(1);
+      Thread[] worker = new Thread[1];
+      CountDownLatch started = new CountDownLatch(1);
+      ex.execute(() -> {
+        worker[0] = Thread.currentThread();
+        started.countDown();
+        try {
+          release.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      try {
+        TestSupport.await(started, "the blocker started");
+        TestSupport.awaitCondition("the blocker waits", () ->
+            worker[0].getState() == Thread.State.TIMED_WAITING);
+        CountDownLatch other = new CountDownLatch(1);
+        ex.execute(other::countDown);
+        TestSupport.await(other, "work behind the blocker ran after the retake");
+        RecordedEvent b = r.await("dev.gmp.Retake", e -> e.getString("kind").equals("blocked"));
+        assertTrue(b.getDuration("held").toNanos() >= TimeUnit.MILLISECONDS.toNanos(1),
+            "held at least a slice: " + b);
+      } finally {
+        release.countDown();
+      }
+      // A hog: runs (never blocks) until its child has run elsewhere.
+      CountDownLatch hogChild = new CountDownLatch(1);
+      ex.execute(() -> {
+        ex.execute(hogChild::countDown);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+        while (hogChild.getCount() != 0 && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+      });
+      TestSupport.await(hogChild, "the hog's child ran after the retake");
+      r.await("dev.gmp.Retake", e -> e.getString("kind").equals("hog"));
+    }
+  }
+
+  @Test
+  void processorStatesParksAndUnparks() throws Exception {
+    try (Rec r = new Rec("jfr-park", "dev.gmp.ProcState", "dev.gmp.Park", "dev.gmp.Unpark");
+        TestSupport.Closer c = TestSupport.closer(
+            GmpExecutor.builder().name("jfr-park").parallelism(1).build())) {
+      GmpExecutor ex = c.ex();
+      for (int round = 0; round < 2; round++) {
+        int expect = round;
+        assertEquals(expect, ex.submit(() -> expect).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        // Wait until the only thread is parked (past its spin), so the next task must unpark it.
+        TestSupport.awaitCondition(() -> "parked: " + ex.stats(), LIVENESS_SECONDS, () -> {
+          M[] ms = ex.sched.threads.allm;
+          return ms.length == 1 && ms[0].onIdleList && ms[0].runner != null
+              && ms[0].runner.getState() == Thread.State.TIMED_WAITING;
+        });
+      }
+      r.await("dev.gmp.ProcState", e -> e.getInt("p") == 0
+          && e.getString("state").equals("running") && e.getLong("m") >= 1);
+      r.await("dev.gmp.ProcState", e -> e.getInt("p") == 0 && e.getString("state").equals("idle")
+          && e.getLong("m") == -1);
+      r.await("dev.gmp.Park", e -> e.getLong("m") >= 1);
+      r.await("dev.gmp.Unpark", e -> e.getLong("m") >= 1);
+    }
+  }
+
+  @Test
+  void aLongRunnextChainIsDemoted() throws Exception {
+    try (Rec r = new Rec("jfr-demote", "dev.gmp.RunnextDemotion");
+        TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().name("jfr-demote")
+            .parallelism(1).timeSlice(Duration.ofMillis(1)).build())) {
+      GmpExecutor ex = c.ex();
+      CountDownLatch done = new CountDownLatch(1);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+      // Each hop spawns the next into runnext, inheriting the slice; once sysmon has asked for
+      // preemption, one more hop is demoted at the next scheduling point; then the chain ends.
+      class Hop implements Runnable {
+        final boolean last;
+
+        Hop(boolean last) {
+          this.last = last;
+        }
+
+        @Override
+        public void run() {
+          if (last || System.nanoTime() > deadline) {
+            done.countDown();
+          } else {
+            ex.execute(new Hop(ex.stats().preemptionRequests() > 0));
+          }
+        }
+      }
+      ex.execute(new Hop(false));
+      TestSupport.await(done, "the chain ended");
+      RecordedEvent e = r.await("dev.gmp.RunnextDemotion", x -> true);
+      assertEquals(0, e.getInt("p"));
+      assertTrue(e.getLong("goid") > 0, e.toString());
+    }
+  }
+
+  @Test
+  void executorStatsArePeriodic() throws Exception {
+    try (Rec r = new Rec("jfr-stats", "dev.gmp.ExecutorStats");
+        TestSupport.Closer c = TestSupport.closer(
+            GmpExecutor.builder().name("jfr-stats").parallelism(2).build())) {
+      GmpExecutor ex = c.ex();
+      assertEquals(1, ex.submit(() -> 1).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      RecordedEvent e = r.await("dev.gmp.ExecutorStats", x -> x.getLong("completed") == 1);
+      assertEquals(2, e.getInt("parallelism"));
+      assertTrue(e.getInt("threads") >= 1, e.toString());
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** Builder.taskDecorator: once per accepted task, context travels, a throwing one rejects. */
+class TaskDecoratorTest {
+  /** The "MDC" of these tests: a thread-local context captured at submission. */
+  private static final ThreadLocal<String> CTX = new ThreadLocal<>();
+
+  /** What the decorator returns: restores the submitter's context around the task. */
+  record WithContext(Runnable task, String ctx) implements Runnable {
+    @Override
+    public void run() {
+      String saved = CTX.get();
+      CTX.set(ctx);
+      try {
+        task.run();
+      } finally {
+        CTX.set(saved);
+      }
+    }
+  }
+
+  private static UnaryOperator<Runnable> capturing(AtomicInteger calls) {
+    return r -> {
+      calls.incrementAndGet();
+      return new WithContext(r, CTX.get());
+    };
+  }
+
+  @Test
+  void appliedExactlyOncePerTaskFromOutsideAndFromWorkers() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(
+        GmpExecutor.builder().parallelism(2).taskDecorator(capturing(calls)).build())) {
+      GmpExecutor ex = c.ex();
+      ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+      int kids = 50;
+      CountDownLatch done = new CountDownLatch(kids + 1);
+      CTX.set("outside");
+      try {
+        ex.execute(() -> {
+          seen.add("parent:" + CTX.get());
+          CTX.set("inner"); // a task's own context travels to what it spawns
+          for (int i = 0; i < kids; i++) {
+            ex.execute(() -> {
+              seen.add("kid:" + CTX.get());
+              done.countDown();
+            });
+          }
+          done.countDown();
+        });
+      } finally {
+        CTX.remove();
+      }
+      TestSupport.await(done, "parent and kids ran");
+      assertEquals(kids + 1, calls.get());
+      assertEquals(1, seen.stream().filter("parent:outside"::equals).count(), seen.toString());
+      assertEquals(kids, seen.stream().filter("kid:inner"::equals).count(), seen.toString());
+    }
+  }
+
+  @Test
+  void submitAndInvokeAllGoThroughItOncePerTask() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(
+        GmpExecutor.builder().parallelism(2).taskDecorator(capturing(calls)).build())) {
+      GmpExecutor ex = c.ex();
+      CTX.set("caller");
+      try {
+        assertEquals("caller", ex.submit(CTX::get).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, calls.get());
+        List<Callable<String>> work = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          work.add(CTX::get);
+        }
+        for (Future<String> f : ex.invokeAll(work, LIVENESS_SECONDS, TimeUnit.SECONDS)) {
+          assertEquals("caller", f.get());
+        }
+        assertEquals(6, calls.get());
+        assertEquals("caller", ex.invokeAny(List.of(CTX::get), LIVENESS_SECONDS,
+            TimeUnit.SECONDS));
+        assertEquals(7, calls.get());
+      } finally {
+        CTX.remove();
+      }
+    }
+  }
+
+  @Test
+  void aThrowingDecoratorMakesExecuteThrowAndQueuesNothing() throws Exception {
+    IllegalStateException boom = new IllegalStateException("no context");
+    Runnable poison = () -> {};
+    AtomicInteger ran = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .taskDecorator(r -> {
+          if (r == poison) {
+            throw boom;
+          }
+          return r;
+        }).build())) {
+      GmpExecutor ex = c.ex();
+      assertSame(boom, assertThrows(IllegalStateException.class, () -> ex.execute(poison)));
+      // From a worker too: the spawning task sees the exception, nothing is queued.
+      Future<Throwable> inner = ex.submit(() -> {
+        try {
+          ex.execute(poison);
+          return null;
+        } catch (Throwable t) {
+          return t;
+        }
+      });
+      assertSame(boom, inner.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      ex.execute(ran::incrementAndGet);
+      TestSupport.awaitCondition(() -> "two tasks completed: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().completedTasks() == 2);
+      assertEquals(1, ran.get());
+      assertEquals(0, ex.stats().runnableTasks());
+      assertTrue(ex.shutdownNow().isEmpty(), "nothing half-queued");
+    }
+  }
+
+  @Test
+  void aDecoratorReturningNullIsANullPointerExceptionNamingIt() {
+    try (TestSupport.Closer c = TestSupport.closer(
+        GmpExecutor.builder().parallelism(1).taskDecorator(r -> null).build())) {
+      NullPointerException e =
+          assertThrows(NullPointerException.class, () -> c.ex().execute(() -> {}));
+      assertTrue(e.getMessage().startsWith("taskDecorator returned null"), e.getMessage());
+      assertEquals(0, c.ex().stats().runnableTasks());
+    }
+  }
+
+  @Test
+  void shutdownNowReturnsTheDecoratedTasksAsQueued() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0)
+        .taskDecorator(capturing(calls)).build();
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ex.execute(() -> {
+      started.countDown();
+      try {
+        release.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    TestSupport.await(started, "the only processor is busy");
+    List<Runnable> originals = List.of(() -> {}, () -> {}, () -> {});
+    for (Runnable r : originals) {
+      ex.execute(r);
+    }
+    List<Runnable> left = ex.shutdownNow();
+    release.countDown();
+    assertEquals(3, left.size());
+    List<Runnable> unwrapped = new ArrayList<>();
+    for (Runnable r : left) {
+      unwrapped.add(assertInstanceOf(WithContext.class, r).task());
+    }
+    assertEquals(originals, unwrapped);
+    assertEquals(4, calls.get());
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aNullDecoratorIsRefusedByTheBuilder() {
+    NullPointerException e = assertThrows(NullPointerException.class,
+        () -> GmpExecutor.builder().taskDecorator(null));
+    assertEquals("taskDecorator", e.getMessage());
+  }
+}
