@@ -80,11 +80,10 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   /**
    * Runs {@code work}, a call that may block (I/O, a lock, {@code Future.get}), telling the
-   * scheduler so: Go's entersyscall/exitsyscall. On a gmp worker, if other tasks are already
-   * waiting the processor is handed to another thread at once (Go's entersyscallblock);
-   * otherwise it stays attached while the call is short, and is handed over if the call outlasts
-   * a sysmon tick while work arrives. Either way parallelism is kept. On return the task
-   * continues once it has a processor again. Outside a gmp worker this just calls {@code work}.
+   * scheduler so: Go's entersyscall/exitsyscall. On a gmp worker the processor goes to another
+   * thread if tasks wait (at once to an idle thread, else at sysmon's next tick), within the
+   * spare budget ({@link Builder#maxSpareThreads}); the task continues once it has a processor
+   * again. Outside a gmp worker this just calls {@code work}.
    *
    * @return what {@code work} returns
    * @throws Exception whatever {@code work} throws, unchanged
@@ -225,16 +224,8 @@ public final class GmpExecutor extends AbstractExecutorService {
 
   @Override
   public String toString() {
-    String state =
-        switch (sched.runState) {
-          case Scheduler.RUNNING -> "running";
-          case Scheduler.SHUTDOWN -> "shutting down";
-          case Scheduler.STOP -> "stopping";
-          case Scheduler.TIDYING -> "terminating";
-          default -> "terminated";
-        };
-    return "GmpExecutor[" + sched.config.name() + ", " + state + ", parallelism=" + sched.gomaxprocs
-        + "]";
+    return "GmpExecutor[" + sched.config.name() + ", " + Lifecycle.stateName(sched.runState)
+        + ", parallelism=" + sched.gomaxprocs + "]";
   }
 
   /** Settings for a {@link GmpExecutor}; every setter validates and names a bad value. */

@@ -390,41 +390,4 @@ final class Idle extends IdlePad2 {
     }
     return null;
   }
-
-  /**
-   * handoffp: give a P whose M is gone (blocked) to an M that will use it: one with work if the P
-   * or the global queue has some, a spinning one if nobody spins and no P is idle, else idle it.
-   * Returns the M to {@link #launch} once the lock is released (null: the P went idle). Retake
-   * calls it in the same lock hold as its budget check, so the M it counted on is still there.
-   * Lock held.
-   */
-  M handoffLocked(P pp) {
-    s.counters.handoffs.increment();
-    if (!pp.runq.isEmpty() || s.global.liveSizeLocked() != 0) {
-      return claimMLocked(pp, false);
-    }
-    if (claimSpinning()) {
-      needspinning = 0;
-      return claimMLocked(pp, true);
-    }
-    pidleput(pp);
-    Lifecycle.tryTidyLocked(s);
-    return null;
-  }
-
-  /**
-   * Whether a hand-off may take a thread: an idle M can have the P, or a new thread stays within
-   * parallelism + maxSpareThreads (the one spare budget, docs/design.md). With {@code
-   * idleOnly} (blocking()'s eager hand-off) only an idle M will do: a new thread takes longer to
-   * start than a short call lasts, so that case is left to sysmon's next round. Lock held.
-   */
-  boolean mayHandOffLocked(boolean idleOnly) {
-    if (s.threads.nmspare >= s.config.maxSpareThreads()) {
-      return false;
-    }
-    if (midle != null) {
-      return true;
-    }
-    return !idleOnly && s.threads.mcount < s.threads.capLocked();
-  }
 }

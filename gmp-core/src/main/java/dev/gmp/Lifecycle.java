@@ -47,10 +47,10 @@ final class Lifecycle {
       GQueue q = new GQueue();
       s.global.drainTo(q);
       for (P pp : s.procs.all) {
-        pp.runq.drainTo(q);
+        drain(pp.runq, q);
       }
       for (P z : s.retake.zombies) {
-        z.runq.drainTo(q);
+        drain(z.runq, q);
       }
       for (G g = q.pop(); g != null; g = q.pop()) {
         if (g.lockedm != null) {
@@ -203,5 +203,23 @@ final class Lifecycle {
       }
     }
     return true;
+  }
+
+  /** The run state as GmpExecutor.toString shows it. */
+  static String stateName(int runState) {
+    return switch (runState) {
+      case Scheduler.RUNNING -> "running";
+      case Scheduler.SHUTDOWN -> "shutting down";
+      case Scheduler.STOP -> "stopping";
+      case Scheduler.TIDYING -> "terminating";
+      default -> "terminated";
+    };
+  }
+
+  /** Takes every G of a ring as a consumer, runnext last (it is the newest). */
+  private static void drain(RunQueue rq, GQueue out) {
+    for (G g = rq.poll(); g != null; g = rq.poll()) {
+      out.push(g);
+    }
   }
 }

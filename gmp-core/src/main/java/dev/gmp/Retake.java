@@ -27,14 +27,14 @@ final class Retake {
    * itself when work waits: {@code eager}). The CAS Psyscall -> Pidle on the call's exact token
    * races the M's exitsyscall CAS; it runs under the lock so that an M whose CAS lost finds itself
    * already marked spare when its slow path takes the lock (else nmspare could leak). Refused when
-   * the spare budget is spent: the call then keeps its P (Idle#mayHandOffLocked).
+   * the spare budget is spent: the call then keeps its P (mayHandOffLocked).
    */
   boolean retakeSyscall(P pp, long tok, boolean eager) {
     M next;
     long from = -1; // the M it was taken from, for the JFR events only
     s.lock.lock();
     try {
-      if (!s.idle.mayHandOffLocked(eager && !Switches.EAGER_HANDOFF_NEW_THREAD)) {
+      if (!mayHandOffLocked(eager && !Switches.EAGER_HANDOFF_NEW_THREAD)) {
         return false;
       }
       M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
@@ -48,7 +48,7 @@ final class Retake {
       }
       from = mp == null ? -1 : mp.id;
       s.counters.retakes.increment();
-      next = s.idle.handoffLocked(pp);
+      next = handoffLocked(pp);
     } finally {
       s.lock.unlock();
     }
@@ -75,7 +75,7 @@ final class Retake {
     M next;
     s.lock.lock();
     try {
-      if (!s.idle.mayHandOffLocked(false) || s.runState >= Scheduler.TIDYING) {
+      if (!mayHandOffLocked(false) || s.runState >= Scheduler.TIDYING) {
         return false;
       }
       Procs procs = s.procs;
@@ -101,7 +101,7 @@ final class Retake {
         s.threads.nmspare++;
       }
       s.counters.retakes.increment();
-      next = s.idle.handoffLocked(np);
+      next = handoffLocked(np);
     } finally {
       s.lock.unlock();
     }
@@ -169,5 +169,43 @@ final class Retake {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * handoffp: give a P whose M is gone (blocked) to an M that will use it: one with work if the P
+   * or the global queue has some, a spinning one if nobody spins and no P is idle, else idle it.
+   * Returns the M to {@link #launch} once the lock is released (null: the P went idle). Retake
+   * calls it in the same lock hold as its budget check, so the M it counted on is still there.
+   * Lock held.
+   */
+  M handoffLocked(P pp) {
+    Idle idle = s.idle;
+    s.counters.handoffs.increment();
+    if (!pp.runq.isEmpty() || s.global.liveSizeLocked() != 0) {
+      return idle.claimMLocked(pp, false);
+    }
+    if (idle.claimSpinning()) {
+      idle.needspinning = 0;
+      return idle.claimMLocked(pp, true);
+    }
+    idle.pidleput(pp);
+    Lifecycle.tryTidyLocked(s);
+    return null;
+  }
+
+  /**
+   * Whether a hand-off may take a thread: an idle M can have the P, or a new thread stays within
+   * parallelism + maxSpareThreads (the one spare budget, docs/design.md). With {@code
+   * idleOnly} (blocking()'s eager hand-off) only an idle M will do: a new thread takes longer to
+   * start than a short call lasts, so that case is left to sysmon's next round. Lock held.
+   */
+  boolean mayHandOffLocked(boolean idleOnly) {
+    if (s.threads.nmspare >= s.config.maxSpareThreads()) {
+      return false;
+    }
+    if (s.idle.midle != null) {
+      return true;
+    }
+    return !idleOnly && s.threads.mcount < s.threads.capLocked();
   }
 }

@@ -355,16 +355,6 @@ final class RunQueue extends RunQueuePad3 {
     }
   }
 
-  /** Takes every G, runnext last (it is the newest), appending them to {@code out}. */
-  int drainTo(GQueue out) {
-    int taken = 0;
-    for (G g = poll(); g != null; g = poll()) {
-      out.push(g);
-      taken++;
-    }
-    return taken;
-  }
-
   /** runqempty: consistent snapshot of head, tail and runnext (volatile: see wakep protocol). */
   boolean isEmpty() {
     for (; ; ) {

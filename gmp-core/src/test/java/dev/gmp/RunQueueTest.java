@@ -239,7 +239,7 @@ class RunQueueTest {
     q.put(g(99), true, gq);
     q.pollRing(); // 0 gone
     GQueue out = new GQueue();
-    assertEquals(20, q.drainTo(out));
+    assertEquals(20, drainRing(q, out));
     assertEquals(20, countOf(out));
     List<Long> ids = new ArrayList<>();
     for (G x = out.pop(); x != null; x = out.pop()) {
@@ -252,7 +252,7 @@ class RunQueueTest {
     expect.add(99L);
     assertEquals(expect, ids);
     assertTrue(q.isEmpty());
-    assertEquals(0, q.drainTo(new GQueue()));
+    assertEquals(0, drainRing(q, new GQueue()));
   }
 
   enum Mode {
@@ -351,7 +351,7 @@ class RunQueueTest {
       throw new AssertionError("thief failed", failure.get());
     }
     GQueue rest = new GQueue();
-    victim.drainTo(rest);
+    drainRing(victim, rest);
     for (G x = rest.pop(); x != null; x = rest.pop()) {
       seen.incrementAndGet((int) x.goid);
     }
@@ -404,6 +404,16 @@ class RunQueueTest {
   static int countOf(GQueue q) {
     int n = 0;
     for (G g = q.head; g != null; g = g.schedlink) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Takes every G of a ring, as shutdownNow does (RunQueue#poll until empty); how many. */
+  static int drainRing(RunQueue q, GQueue out) {
+    int n = 0;
+    for (G g = q.poll(); g != null; g = q.poll()) {
+      out.push(g);
       n++;
     }
     return n;
