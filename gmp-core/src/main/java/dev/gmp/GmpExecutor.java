@@ -148,19 +148,7 @@ public final class GmpExecutor extends AbstractExecutorService {
     if (d != null) {
       task = decorate(d, task); // before anything is queued: a throwing decorator leaves no trace
     }
-    Scheduler s = sched;
-    M m = Threads.currentM();
-    if (m != null && m.sched == s) {
-      P pp = m.p;
-      G cur = m.curg();
-      // Local only while this M really runs a task on a live P; inside blocking() or after a
-      // retake the P may belong to someone else, so go through the global queue.
-      if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
-        s.submitLocal(m, pp, task);
-        return;
-      }
-    }
-    s.submitExternal(task);
+    sched.submit(task);
   }
 
   private static Runnable decorate(UnaryOperator<Runnable> d, Runnable task) {
@@ -197,8 +185,8 @@ public final class GmpExecutor extends AbstractExecutorService {
   }
 
   /**
-   * Waits until the executor has terminated and every one of its threads has exited, or the
-   * timeout passes; true only in the first case.
+   * True once the executor has terminated (every task done, every worker exited or exiting with
+   * nothing left to run) within the timeout; it also joins the workers within what is left.
    */
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {

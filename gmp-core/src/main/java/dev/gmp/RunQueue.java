@@ -90,7 +90,7 @@ final class RunQueue extends RunQueuePad3 {
 
   RunQueue() {}
 
-  /** Test seam: start the free-running indices anywhere (e.g. just before int overflow). */
+  /** Test seam: start the free-running indices anywhere (before int overflow, say). */
   RunQueue(int start) {
     head = start;
     tail = start;

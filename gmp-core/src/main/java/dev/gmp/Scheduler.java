@@ -183,6 +183,24 @@ final class Scheduler extends SchedulerPad1 {
 
   // ---------------------------------------------------------------- newproc
 
+  /**
+   * execute's decision: from one of our own Ms really running a task on a live P, newproc on that
+   * P; from anywhere else (inside blocking() or after a retake the P may be someone else's), the
+   * global queue.
+   */
+  void submit(Runnable task) {
+    M m = Threads.currentM();
+    if (m != null && m.sched == this) {
+      P pp = m.p;
+      G cur = m.curg();
+      if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
+        submitLocal(m, pp, task);
+        return;
+      }
+    }
+    submitExternal(task);
+  }
+
   /** newproc from one of our workers: the task takes runnext (the seed's "go" statement). */
   void submitLocal(M m, P pp, Runnable task) {
     if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected

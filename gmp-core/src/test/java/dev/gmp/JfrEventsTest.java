@@ -48,6 +48,10 @@ class JfrEventsTest {
         });
       }
       rs.startAsync();
+      // startAsync returns before the recording runs; gmp's gate flips once it does, and only
+      // then are events recorded (a test that triggers one event must not race the start).
+      GmpExecutor.create(1).shutdown(); // the gate's listener comes with the first executor
+      TestSupport.awaitCondition("the recording is running", () -> Jfr.on);
     }
 
     /** Waits (bounded) for an event of type {@code name} matching {@code p}, and returns it. */
@@ -265,8 +269,10 @@ class JfrEventsTest {
       GmpExecutor ex = c.ex();
       CountDownLatch done = new CountDownLatch(1);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
-      // Each hop spawns the next into runnext, inheriting the slice; once sysmon has asked for
-      // preemption, one more hop is demoted at the next scheduling point; then the chain ends.
+      // Each hop spawns the next into runnext, inheriting the slice; sysmon asks for preemption
+      // every slice and the M demotes a hop at its next scheduling point. The chain runs until
+      // the recording has seen a demotion (the stream starts asynchronously: an early demotion
+      // may come before it records), or the deadline.
       class Hop implements Runnable {
         final boolean last;
 
@@ -279,7 +285,7 @@ class JfrEventsTest {
           if (last || System.nanoTime() > deadline) {
             done.countDown();
           } else {
-            ex.execute(new Hop(ex.stats().preemptionRequests() > 0));
+            ex.execute(new Hop(!r.events.isEmpty()));
           }
         }
       }
