@@ -26,6 +26,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 @JCStressTest
 @Description("outside submit at the injection ring's wrap vs a spinner's last look")
 @Outcome(id = "recheck took a P back .*", expect = ACCEPTABLE, desc = "the spinner saw the task")
+@Outcome(id = "M1 took it .*", expect = ACCEPTABLE, desc = "M1's drop step found the task")
 @Outcome(id = "wakep started an M .*", expect = ACCEPTABLE, desc = "the submitter saw no spinner")
 @Outcome(id = "NOBODY .*", expect = FORBIDDEN, desc = "work queued, a P idle, nobody will look")
 @Outcome(expect = FORBIDDEN, desc = "unexpected state")
@@ -56,19 +57,6 @@ public class InjectWrapSubmitVsSpinnerStress {
   @Arbiter
   public void arbiter(L_Result r) {
     boolean queued = s.global.size() != 0;
-    boolean back = m1.p != null;
-    int started = s.threads.allm.length;
-    String state = StressSupport.wakeState(s);
-    if (!queued) {
-      r.r1 = (back ? "recheck took a P back (task taken) " : "LOST task ") + state;
-    } else if (back && started == 0) {
-      r.r1 = "recheck took a P back " + state;
-    } else if (!back && started == 1 && s.idle.npidle == 0) {
-      r.r1 = "wakep started an M " + state;
-    } else if (!back && started == 0) {
-      r.r1 = "NOBODY " + state;
-    } else {
-      r.r1 = "odd back=" + back + " started=" + started + " " + state;
-    }
+    r.r1 = StressSupport.recheckVerdict(s, m1, queued, !queued && m1.p != null);
   }
 }

@@ -52,20 +52,6 @@ public class SpinnerRecheckVsSubmitStress {
 
   @Arbiter
   public void arbiter(L_Result r) {
-    boolean queued = p2.runq.runnextForTest() != null;
-    boolean back = m1.p != null;
-    int started = s.threads.allm.length;
-    String state = "npidle=" + s.idle.npidle + " nmspinning=" + s.idle.nmspinning();
-    if (!queued) {
-      r.r1 = "LOST task " + state;
-    } else if (back && started == 0) {
-      r.r1 = "recheck took a P back " + state;
-    } else if (!back && started == 1 && s.idle.npidle == 0) {
-      r.r1 = "wakep started an M " + state;
-    } else if (!back && started == 0) {
-      r.r1 = "NOBODY " + state;
-    } else {
-      r.r1 = "odd back=" + back + " started=" + started + " " + state;
-    }
+    r.r1 = StressSupport.recheckVerdict(s, m1, p2.runq.runnextForTest() != null, false);
   }
 }

@@ -150,6 +150,27 @@ final class StressSupport {
         + " " + state;
   }
 
+  /**
+   * The outcome of a race between the only spinner dropping its P and rechecking (m1) and a
+   * submitter, for the StoreLoad tests: the task lost (or taken by m1's own drop step), m1's
+   * recheck took a P back, wakep started an M, or NOBODY (the lost wake-up).
+   */
+  static String recheckVerdict(Scheduler s, M m1, boolean queued, boolean m1TookIt) {
+    boolean back = m1.p != null;
+    int started = s.threads.allm.length;
+    String state = wakeState(s);
+    if (!queued) {
+      return (m1TookIt ? "M1 took it " : "LOST task ") + state;
+    } else if (back && started == 0) {
+      return "recheck took a P back " + state;
+    } else if (!back && started == 1 && s.idle.npidle == 0) {
+      return "wakep started an M " + state;
+    } else if (!back && started == 0) {
+      return "NOBODY " + state;
+    }
+    return "odd back=" + back + " started=" + started + " " + state;
+  }
+
   static String wakeState(Scheduler s) {
     return "npidle=" + s.idle.npidle + " nmspinning=" + s.idle.nmspinning() + " needspinning="
         + s.idle.needspinning;
