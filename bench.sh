@@ -61,7 +61,10 @@ build() {
   fi
   if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] || [ ! -f gmp-bench/target/benchmarks.jar ]; then
     echo "Building gmp-bench (JDK $(java_major "$JAVA_HOME") at $JAVA_HOME)..."
-    mvn -B -q -pl gmp-bench -am package -DskipTests
+    # Maven 3.8 prints terminal colour resets even with -B -q: keep its output in a log, shown
+    # only if the build fails, so the table is the first thing on the screen.
+    mvn -B -q -pl gmp-bench -am package -DskipTests > bench-results/build.log 2>&1 \
+      || { cat bench-results/build.log; echo "bench.sh: build failed" >&2; exit 1; }
   fi
   # Run from a private copy: a build running meanwhile (mvn verify elsewhere) replaces the jar.
   cp gmp-bench/target/benchmarks.jar "$JAR"

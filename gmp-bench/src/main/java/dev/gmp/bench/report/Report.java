@@ -273,6 +273,18 @@ public final class Report {
     return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
   }
 
+  /**
+   * A ratio next to its target verdict: two decimals, or three where two would round a miss onto
+   * the target (1.004 is shown as 1.004 MISSED, never as 1.00 MISSED).
+   */
+  static String ratio(double v, double target) {
+    String two = ratio(v);
+    if (v > target && two.equals(ratio(target))) {
+      return String.format(Locale.ROOT, "%.3f", v);
+    }
+    return two;
+  }
+
   static String num(double v) {
     if (Double.isNaN(v)) {
       return "-";
@@ -350,7 +362,7 @@ public final class Report {
               Integer.toString(row.parallelism()),
               time(med(s), s.unit()),
               time(med(b), b.unit()),
-              ratio(r),
+              ratio(r, target),
               pct(spread(s)) + " / " + pct(spread(b)),
               row.parallelism() != 2 ? "" : (r <= target ? "met" : "MISSED") + " (<= " + target + ")"));
     }
@@ -487,7 +499,7 @@ public final class Report {
         met++;
       } else {
         missed++;
-        misses.add(row.label() + " " + ratio(r) + " (target <= " + target + ")");
+        misses.add(row.label() + " " + ratio(r, target) + " (target <= " + target + ")");
       }
     }
     out.printf(Locale.ROOT, "- time ratio: %d met, %d missed%n", met, missed);

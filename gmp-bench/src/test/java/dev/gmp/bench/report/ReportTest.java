@@ -62,4 +62,14 @@ class ReportTest {
     assertEquals(List.of(1.0, -25.0, "x\"yA"), Json.arr(Json.obj(v).get("a")));
     assertEquals(Boolean.TRUE, Json.obj(v).get("c"));
   }
+
+  /** A miss is never printed as the target itself ("1.00 MISSED (<= 1.0)"). */
+  @Test
+  void aMissIsNotRoundedOntoTheTarget() {
+    assertEquals("1.004", Report.ratio(1.004, 1.0));
+    assertEquals("1.00", Report.ratio(0.998, 1.0));
+    assertEquals("1.01", Report.ratio(1.006, 1.0));
+    assertEquals("0.503", Report.ratio(0.503, 0.5));
+    assertEquals("0.50", Report.ratio(0.5, 0.5));
+  }
 }
