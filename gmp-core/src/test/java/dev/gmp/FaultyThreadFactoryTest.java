@@ -76,6 +76,7 @@ class FaultyThreadFactoryTest {
     TestSupport.await(ran, "all 20 outside tasks run despite the faulty factory: " + ex.stats());
     GmpStats s = ex.stats();
     assertTrue(s.threadStartFailures() > 0, "the written-off threads are counted: " + s);
+    assertTrue(ex.dump().contains("last thread-start failure: "), "the dump names the failure");
     // Still usable: a burst of local spawns too.
     CountDownLatch more = new CountDownLatch(100);
     ex.execute(() -> {

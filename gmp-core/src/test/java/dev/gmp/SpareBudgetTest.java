@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -22,29 +19,6 @@ import org.junit.jupiter.api.Test;
  */
 class SpareBudgetTest {
 
-  /** Counts every thread it makes and remembers them. */
-  private static final class CountingFactory implements ThreadFactory {
-    final List<Thread> made = new CopyOnWriteArrayList<>();
-
-    @Override
-    public Thread newThread(Runnable r) {
-      Thread t = new Thread(r, "counted-" + made.size());
-      t.setDaemon(true);
-      made.add(t);
-      return t;
-    }
-
-    int alive() {
-      int n = 0;
-      for (Thread t : made) {
-        if (t.isAlive()) {
-          n++;
-        }
-      }
-      return n;
-    }
-  }
-
   private static void sleepMicros(long micros) {
     long end = System.nanoTime() + micros * 1000;
     for (long left = micros * 1000; left > 0; left = end - System.nanoTime()) {
@@ -55,7 +29,7 @@ class SpareBudgetTest {
   /** The loop: 200 us marked sleeps from thousands of tasks at parallelism 2. */
   @Test
   void manyShortMarkedCallsStayWithinTheBudget() throws Exception {
-    CountingFactory tf = new CountingFactory();
+    TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
     GmpExecutor ex = GmpExecutor.builder().parallelism(2).threadFactory(tf).build();
     int n = 5_000;
     CountDownLatch done = new CountDownLatch(n);
@@ -83,7 +57,7 @@ class SpareBudgetTest {
   /** Marked calls, unmarked blocking and CPU hogs at once, with a budget of 3. */
   @Test
   void theBudgetHoldsForMarkedUnmarkedAndHoggingTasksMixed() throws Exception {
-    CountingFactory tf = new CountingFactory();
+    TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
     int p = 2;
     int budget = 3;
     GmpExecutor ex =
@@ -134,7 +108,7 @@ class SpareBudgetTest {
   /** Past the budget a marked call runs holding its P: it completes, and nothing is lost. */
   @Test
   void callsPastTheBudgetStillCompleteAndNothingIsLost() throws Exception {
-    CountingFactory tf = new CountingFactory();
+    TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
     GmpExecutor ex =
         GmpExecutor.builder().parallelism(1).maxSpareThreads(1).threadFactory(tf).build();
     int n = 200;
@@ -163,7 +137,7 @@ class SpareBudgetTest {
   /** maxSpareThreads(0): no hand-off at all, marked or not. */
   @Test
   void aBudgetOfZeroMeansNoHandOff() throws Exception {
-    CountingFactory tf = new CountingFactory();
+    TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
     GmpExecutor ex =
         GmpExecutor.builder()
             .parallelism(2)
@@ -201,7 +175,7 @@ class SpareBudgetTest {
   /** Shutdown with a hundred spares in flight: it terminates and every thread is gone. */
   @Test
   void shutdownWithManySparesInFlightTerminatesWithEveryThreadGone() throws Exception {
-    CountingFactory tf = new CountingFactory();
+    TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
     GmpExecutor ex =
         GmpExecutor.builder().parallelism(2).maxSpareThreads(200).threadFactory(tf).build();
     int n = 150;

@@ -27,13 +27,8 @@ class TerminationTest {
 
   @Test
   void aFreshExecutorStartsNoThread() throws Exception {
-    List<Thread> made = new CopyOnWriteArrayList<>();
-    ThreadFactory tf = r -> {
-      Thread t = new Thread(r);
-      t.setDaemon(true);
-      made.add(t);
-      return t;
-    };
+    TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
+    List<Thread> made = tf.made;
     GmpExecutor ex = GmpExecutor.builder().parallelism(4).threadFactory(tf).build();
     assertEquals(0, ex.stats().threads());
     assertTrue(made.isEmpty());
@@ -44,13 +39,8 @@ class TerminationTest {
 
   @Test
   void anIdleUsedExecutorTerminatesPromptlyAndItsThreadsAreGone() throws Exception {
-    List<Thread> made = new CopyOnWriteArrayList<>();
-    ThreadFactory tf = r -> {
-      Thread t = new Thread(r);
-      t.setDaemon(true);
-      made.add(t);
-      return t;
-    };
+    TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
+    List<Thread> made = tf.made;
     GmpExecutor ex = GmpExecutor.builder().parallelism(2).threadFactory(tf).build();
     CountDownLatch ran = new CountDownLatch(100);
     for (int i = 0; i < 100; i++) {

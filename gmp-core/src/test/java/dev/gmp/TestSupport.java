@@ -113,4 +113,27 @@ final class TestSupport {
     g.setStatus(G.Grunnable);
     return g;
   }
+
+  /** A ThreadFactory of daemon threads that remembers every thread it made. */
+  static final class CountingFactory implements java.util.concurrent.ThreadFactory {
+    final java.util.List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, "counted-" + made.size());
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    }
+
+    int alive() {
+      int n = 0;
+      for (Thread t : made) {
+        if (t.isAlive()) {
+          n++;
+        }
+      }
+      return n;
+    }
+  }
 }
