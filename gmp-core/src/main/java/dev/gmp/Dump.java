@@ -124,6 +124,10 @@ final class Dump {
         .append(" parks=").append(st.parks())
         .append(" threadstartfailures=").append(st.threadStartFailures())
         .append('\n');
+    Throwable lastFailure = s.threads.lastStartFailure; // volatile: the latest one is enough
+    if (lastFailure != null) {
+      b.append("last thread-start failure: ").append(lastFailure).append('\n');
+    }
     return b.toString();
   }
 
