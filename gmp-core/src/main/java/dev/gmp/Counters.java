@@ -73,6 +73,9 @@ final class Counters {
         s.threads.nmspare,
         c.sysmonWakeups.sum(),
         s.threads.created,
-        s.threads.peak);
+        s.threads.peak,
+        s.timers.pending(),
+        s.timers.fired.sum(),
+        s.timers.cancelled.sum());
   }
 }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
@@ -22,8 +24,16 @@ import java.util.function.UnaryOperator;
  * new task takes the processor's runnext slot and runs next, on the same thread, inheriting the
  * time slice. From any other thread it goes to the global queue. See README.md and
  * docs/design.md.
+ *
+ * <p>As a {@link ScheduledExecutorService} it follows ScheduledThreadPoolExecutor's semantics
+ * and default policies (after {@code shutdown()} delayed one-shot tasks still run and periodic
+ * ones are cancelled; {@code shutdownNow()} returns pending delayed tasks too), with Go's timers:
+ * each processor owns a 4-ary timer heap, the scheduling loop runs the due ones, and an idle
+ * worker sleeps only until the earliest; there is no timer thread. A cancelled timer releases its
+ * task at once and its heap entry soon after.
  */
-public final class GmpExecutor extends AbstractExecutorService {
+public final class GmpExecutor extends AbstractExecutorService
+    implements ScheduledExecutorService {
   /** One cleaner thread for all executors, started with the first one. */
   private static final class CleanerHolder {
     static final Cleaner CLEANER = Cleaner.create();
@@ -157,6 +167,71 @@ public final class GmpExecutor extends AbstractExecutorService {
       throw new NullPointerException("taskDecorator returned null for " + task);
     }
     return r;
+  }
+
+  /**
+   * Runs {@code command} once after {@code delay} (at once if {@code delay <= 0}). From one of
+   * this executor's tasks the timer goes on that processor's heap.
+   *
+   * @throws NullPointerException if command or unit is null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+    Runnable r = checked(command, unit);
+    return sched.timers.schedule(
+        new ScheduledTask<Void>(sched, r, null, Timers.deadline(unit.toNanos(delay)), 0));
+  }
+
+  /** As {@link #schedule(Runnable, long, TimeUnit)}, for a value-returning task. */
+  @Override
+  public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+    Objects.requireNonNull(callable, "callable");
+    Objects.requireNonNull(unit, "unit");
+    return sched.timers.schedule(
+        new ScheduledTask<>(sched, callable, Timers.deadline(unit.toNanos(delay))));
+  }
+
+  /**
+   * Runs {@code command} after {@code initialDelay}, then every {@code period} counted from the
+   * first run's scheduled time (a late run does not shift later ones; runs never overlap). A run
+   * that throws ends the repetition and completes the future with its exception.
+   *
+   * @throws IllegalArgumentException if period &lt;= 0
+   */
+  @Override
+  public ScheduledFuture<?> scheduleAtFixedRate(
+      Runnable command, long initialDelay, long period, TimeUnit unit) {
+    Runnable r = checked(command, unit);
+    if (period <= 0) {
+      throw new IllegalArgumentException("period must be > 0, was " + period);
+    }
+    return sched.timers.schedule(new ScheduledTask<Void>(
+        sched, r, null, Timers.deadline(unit.toNanos(initialDelay)), unit.toNanos(period)));
+  }
+
+  /**
+   * Runs {@code command} after {@code initialDelay}, then again {@code delay} after each run
+   * ends. A run that throws ends the repetition and completes the future with its exception.
+   *
+   * @throws IllegalArgumentException if delay &lt;= 0
+   */
+  @Override
+  public ScheduledFuture<?> scheduleWithFixedDelay(
+      Runnable command, long initialDelay, long delay, TimeUnit unit) {
+    Runnable r = checked(command, unit);
+    if (delay <= 0) {
+      throw new IllegalArgumentException("delay must be > 0, was " + delay);
+    }
+    return sched.timers.schedule(new ScheduledTask<Void>(
+        sched, r, null, Timers.deadline(unit.toNanos(initialDelay)), -unit.toNanos(delay)));
+  }
+
+  private Runnable checked(Runnable command, TimeUnit unit) {
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(unit, "unit");
+    UnaryOperator<Runnable> d = decorator;
+    return d == null ? command : decorate(d, command);
   }
 
   @Override

@@ -32,6 +32,12 @@ package dev.gmp;
  * @param threadsCreated worker threads (Ms) ever created
  * @param peakThreads the most worker threads alive at once; never more than parallelism +
  *     maxSpareThreads (the spare budget that bounds every hand-off, docs/design.md)
+ * @param pendingTimers delayed and periodic tasks waiting in the Ps' timer heaps (cancelled ones
+ *     not counted)
+ * @param firedTimers delayed tasks made runnable because their delay elapsed (a delay already
+ *     elapsed when scheduled included; each run of a periodic task counts)
+ * @param cancelledTimers scheduled tasks cancelled before they completed (by {@code cancel}, or
+ *     periodic ones by {@code shutdown})
  */
 public record GmpStats(
     int parallelism,
@@ -56,4 +62,7 @@ public record GmpStats(
     int spareThreads,
     long sysmonWakeups,
     long threadsCreated,
-    int peakThreads) {}
+    int peakThreads,
+    int pendingTimers,
+    long firedTimers,
+    long cancelledTimers) {}

@@ -255,6 +255,7 @@ final class Idle extends IdlePad2 {
   boolean stopm(M m) {
     for (; ; ) {
       P ready = null;
+      boolean timerSleeper = false;
       s.lock.lock();
       try {
         if (s.runState >= Scheduler.TIDYING) {
@@ -269,6 +270,7 @@ final class Idle extends IdlePad2 {
         }
         if (ready == null) {
           mput(m);
+          timerSleeper = s.timers.claimSleeperLocked(m);
         }
       } finally {
         s.lock.unlock();
@@ -281,7 +283,20 @@ final class Idle extends IdlePad2 {
       }
       s.counters.parks.increment();
       ParkEvent park = Jfr.on ? Jfr.parkBegin(s, m) : null;
-      while (!m.sleep(s.config.keepAliveNanos())) {
+      int how = timerSleeper ? s.timers.sleep(m) : Timers.IDLE;
+      if (how == Timers.DUE) { // off the idle list, with an idle P for the due timers
+        if (park != null) {
+          Jfr.parkEnd(park);
+        }
+        P pp = m.nextp;
+        m.nextp = null;
+        if (s.acquirep(m, pp)) {
+          return true;
+        }
+        m.timerWake = false;
+        continue;
+      }
+      while (how == Timers.IDLE && !m.sleep(s.config.keepAliveNanos())) {
         s.lock.lock();
         try {
           if (m.onIdleList && s.threads.mcount > s.gomaxprocs) {

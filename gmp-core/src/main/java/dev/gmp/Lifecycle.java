@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * shutdown, shutdownNow, tidy and terminate, and awaitTermination.
  *
  * <p>TIDYING: shut down and nothing left anywhere (no queued G, every P idle, no spare M, no
- * zombie): every idle M is told to exit and sysmon is told to stop. TERMINATED: TIDYING and every
+ * zombie, no pending timer): every idle M is told to exit and sysmon is told to stop. TERMINATED: TIDYING and every
  * M has passed mexit, so no thread of the executor has anything more to run. A fresh executor has
  * no M and no sysmon thread yet (both start on the first task), so shutdown() leaves it
  * TERMINATED before it returns.
@@ -23,6 +23,7 @@ final class Lifecycle {
       if (s.runState < Scheduler.SHUTDOWN) {
         s.runState = Scheduler.SHUTDOWN;
       }
+      s.timers.onShutdownLocked(); // after the state: see Timers#addLocal's lock argument
       tryTidyLocked(s);
     } finally {
       s.lock.unlock();
@@ -52,6 +53,7 @@ final class Lifecycle {
       for (P z : s.retake.zombies) {
         drain(z.runq, q);
       }
+      s.timers.drainLocked(out); // pending timers too: accepted == ran + returned
       for (G g = q.pop(); g != null; g = q.pop()) {
         if (g.lockedm != null) {
           s.global.putLocked(g);
@@ -83,7 +85,8 @@ final class Lifecycle {
     if (s.idle.npidle != s.gomaxprocs
         || s.global.liveSizeLocked() != 0
         || s.threads.nmspare != 0
-        || !s.retake.zombies.isEmpty()) {
+        || !s.retake.zombies.isEmpty()
+        || s.timers.anyLiveLocked()) { // delayed one-shots still run after shutdown (STPE)
       return;
     }
     s.runState = Scheduler.TIDYING;

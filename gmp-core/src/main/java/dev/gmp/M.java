@@ -81,6 +81,12 @@ final class M implements Runnable {
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
 
+  /** Took a P for due timers (Timers#sleep): findRunnable runs every P's due timers first. */
+  boolean timerWake;
+
+  /** Timers#runDue's scratch batch, allocated on first use (owner only). */
+  ScheduledTask<?>[] timerBatch;
+
   /** xorshift state for the steal order. */
   int rand;
 
@@ -199,10 +205,19 @@ final class M implements Runnable {
    * @return false if {@code timeoutNanos > 0} elapsed without a wake-up
    */
   boolean sleep(long timeoutNanos) {
+    return sleep(timeoutNanos, null);
+  }
+
+  /**
+   * {@link #sleep(long)} for the timer sleeper: also returns false, early, once {@code
+   * kick.kicked} is set (an adder's unpark follows its write, so a kick is never slept through),
+   * and skips the idle spin (it is about to sleep for a deadline, not for a hand-off).
+   */
+  boolean sleep(long timeoutNanos, Timers kick) {
     // Spin on the note for a few microseconds before parking (as ForkJoinPool's deactivate
     // does): a wake-up that comes meanwhile costs the waker no unpark and us no park, which on
     // the JVM is the difference between ~1 us and 10-50 us of wake-up latency.
-    for (int i = Switches.IDLE_SPINS; i > 0; i--) {
+    for (int i = kick == null ? Switches.IDLE_SPINS : 0; i > 0; i--) {
       // Volatile read: the waker's getAndSet published nextp/spinning before WOKEN.
       if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
         NOTE.setVolatile(this, NOTE_CLEAR);
@@ -219,7 +234,7 @@ final class M implements Runnable {
     for (; ; ) {
       if (timeoutNanos > 0) {
         long left = deadline - System.nanoTime();
-        if (left <= 0) {
+        if (left <= 0 || (kick != null && kick.kicked)) { // volatile read: the adder's kick
           // Withdraw; if the CAS fails a wake-up raced in and we consume it.
           if (NOTE.compareAndSet(this, NOTE_PARKED, NOTE_CLEAR)) {
             return false;
@@ -237,6 +252,15 @@ final class M implements Runnable {
       }
       Thread.interrupted(); // stale interrupt aimed at a finished task: drop it, park again
     }
+  }
+
+  /** The sleeper's spin before a deadline: consumes a wake-up that came meanwhile. */
+  boolean pollWoken() {
+    if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) { // volatile: as in sleep's spin
+      NOTE.setVolatile(this, NOTE_CLEAR);
+      return true;
+    }
+    return false;
   }
 
   /**

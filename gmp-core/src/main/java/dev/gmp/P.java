@@ -53,6 +53,9 @@ final class P extends PPad1 {
   final int id;
   final RunQueue runq = new RunQueue();
 
+  /** This P's timers (Go's p.timers); moved to a live P when this one retires or is retaken. */
+  final TimerHeap timers = new TimerHeap();
+
   /** Link in the idle-P list (guarded by the scheduler lock). */
   P link;
 

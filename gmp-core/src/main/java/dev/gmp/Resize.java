@@ -81,6 +81,7 @@ final class Resize {
             s.retake.zombies.add(pp);
           }
           s.global.putRing(pp.runq);
+          s.timers.moveLocked(pp); // Go's moveTimers (procs was replaced above: to a live P)
           if (Jfr.on) {
             Jfr.procState(s, pp.id, P.Pdead, null);
           }

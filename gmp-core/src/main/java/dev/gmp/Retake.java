@@ -95,6 +95,7 @@ final class Retake {
       P np = new P(pp.id);
       pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
       s.procs = procs.replace(pp.id, np);
+      s.timers.moveLocked(pp); // to np (procs holds it now); a late add by mp rehomes itself
       zombies.add(pp);
       if (!mp.spare) {
         mp.spare = true;
@@ -147,6 +148,7 @@ final class Retake {
   boolean zombieDoneLocked(P pp) {
     pp.setM(null);
     zombies.remove(pp);
+    s.timers.moveLocked(pp);
     return s.global.putRing(pp.runq);
   }
 
@@ -160,6 +162,7 @@ final class Retake {
     try {
       for (P z : zombies) {
         moved |= s.global.putRing(z.runq);
+        s.timers.moveLocked(z);
       }
     } finally {
       s.lock.unlock();

@@ -117,6 +117,7 @@ final class Scheduler extends SchedulerPad1 {
   final Threads threads = new Threads(this);
   final Retake retake = new Retake(this);
   final Counters counters = new Counters();
+  final Timers timers = new Timers(this);
   final Sysmon sysmon;
   /** Released once TERMINATED and the termination actions ran (Lifecycle#finishTermination). */
   final CountDownLatch terminated = new CountDownLatch(1);

@@ -150,6 +150,12 @@ final class SchedulingLoop {
         }
       }
 
+      // checkTimers: this P's due timers become runnable before we look at the queues (every
+      // P's, after the sleeper took a P for them). One load when the P has no timer.
+      if (m.timerWake || pp.timers.nextWhen() != Timers.NONE) {
+        s.timers.check(m, pp);
+      }
+
       // Fairness: every 61st tick look at the global queue first, so that two tasks respawning
       // each other through the local queue cannot starve it.
       if (Switches.GLOBAL_CHECK_61 && pp.schedtick() % 61 == 0 && s.global.size() > 0) {
@@ -202,6 +208,12 @@ final class SchedulingLoop {
           m.inheritTime = false;
           return gp;
         }
+      }
+
+      // Go's last steal pass also runs other Ps' due timers; here it is its own step, so that an
+      // M that did not spin (the spin limit) still never parks beside a due timer.
+      if (s.timers.stealDue(m, pp) != 0) {
+        continue;
       }
 
       // Nothing anywhere: give the P back.

@@ -7,8 +7,8 @@ import java.util.function.IntSupplier;
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
  * (Go: 20 us, see MIN_DELAY_NANOS) between rounds while it has something to do, doubles the sleep
  * after 50 idle rounds up to 10 ms, and parks until woken when every P is idle. Each round it
- * watches thread starts (Threads#checkStarting), wakes an M for work nobody was woken for, and
- * retakes Ps (Go's retake):
+ * watches thread starts (Threads#checkStarting), wakes an M for work nobody was woken for or for
+ * timers overdue by a round (Timers#sysmonCheck), and retakes Ps (Go's retake):
  *
  * <ul>
  *   <li>a P in a marked blocking call (Psyscall) for over one tick, unless it has no local work,
@@ -219,6 +219,8 @@ final class Sysmon implements Runnable {
       long now = System.nanoTime();
       followAvailableProcessors(now);
       int n = retake(now) + s.retake.sweepZombies() + s.threads.checkStarting(now);
+      // Timers a whole round overdue sit on Ps too busy to look (Go's sysmon startm for timers).
+      n += s.timers.sysmonCheck(Timers.now() - d);
       wakeForQueuedWork();
       if (n == 0) {
         idle++;

@@ -47,6 +47,9 @@ final class Mutations {
   /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
   static final boolean EXITSYSCALL_NO_CAS = flag("exitsyscallNoCas");
 
+  /** The timer sleeper publishes its deadline with a release store and no StoreLoad fence. */
+  static final boolean TIMER_SLEEPER_NO_FENCE = flag("timerSleeperNoFence");
+
   /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
   static final boolean EXTERNAL_WAKE_IF_IDLE = flag("externalWakeIfIdle");
 

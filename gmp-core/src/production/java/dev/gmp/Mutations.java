@@ -48,6 +48,9 @@ final class Mutations {
   /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
   static final boolean EXITSYSCALL_NO_CAS = false;
 
+  /** The timer sleeper publishes its deadline with a release store and no StoreLoad fence. */
+  static final boolean TIMER_SLEEPER_NO_FENCE = false;
+
   /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
   static final boolean EXTERNAL_WAKE_IF_IDLE = false;
 

@@ -1,0 +1,147 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A timer (Go's {@code timer}) and the future the caller holds: one object, as in
+ * ScheduledThreadPoolExecutor. It lives in one P's {@link TimerHeap} until it fires; firing makes
+ * it a task (a G whose task is this object), run on the ring of the P that fired it.
+ *
+ * <p>{@code period}: 0 one-shot, &gt; 0 fixed rate, &lt; 0 fixed delay (STPE's encoding). A
+ * periodic task is re-armed only after its run returns, so it never overlaps itself.
+ */
+final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V> {
+  private static final VarHandle ZOMBIE;
+
+  static {
+    try {
+      ZOMBIE = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "zombie", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static final int COUNTED = 1; // the canceller counted it in its heap's zombies
+  private static final int REMOVED = 2; // a remover took it out before the canceller counted it
+
+  private final Scheduler s;
+
+  /** Who accounts for this entry as a zombie: settled by one CAS between canceller and remover. */
+  @SuppressWarnings("unused")
+  private volatile int zombie;
+
+  /** Deadline on the {@link Timers#now()} clock. Written by the arming or re-arming thread only. */
+  long when;
+
+  private final long period;
+
+  /** Tie-break for equal deadlines within one heap (FIFO); set by TimerHeap under its lock. */
+  long seq;
+
+  /**
+   * The heap holding it, or null; written under that heap's lock, read racily by cancel, which
+   * only uses it as a hint of where to count a zombie (a stale value miscounts, never corrupts).
+   */
+  TimerHeap heap;
+
+  /** Index in {@link #heap}'s array; guarded by the heap's lock. */
+  int heapIndex = -1;
+
+  ScheduledTask(Scheduler s, Runnable r, V result, long when, long period) {
+    super(r, result);
+    this.s = s;
+    this.when = when;
+    this.period = period;
+  }
+
+  ScheduledTask(Scheduler s, Callable<V> c, long when) {
+    super(c);
+    this.s = s;
+    this.when = when;
+    this.period = 0;
+  }
+
+  @Override
+  public boolean isPeriodic() {
+    return period != 0;
+  }
+
+  @Override
+  public long getDelay(TimeUnit unit) {
+    return unit.convert(when - Timers.now(), TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public int compareTo(Delayed other) {
+    if (other == this) {
+      return 0;
+    }
+    if (other instanceof ScheduledTask<?> t) {
+      int c = Long.compare(when, t.when);
+      return c != 0 ? c : Long.compare(seq, t.seq);
+    }
+    return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
+  }
+
+  /**
+   * Cancels as FutureTask does (which drops the task's Runnable or Callable, so what it holds is
+   * released at once) and leaves the heap entry for lazy removal (Go's zombie timers): the heap
+   * compacts once cancelled entries pass a quarter of it.
+   */
+  @Override
+  public boolean cancel(boolean mayInterruptIfRunning) {
+    boolean cancelled = super.cancel(mayInterruptIfRunning);
+    if (cancelled) {
+      TimerHeap h = heap; // racy: a stale heap only shifts the hint between two heaps
+      boolean count = h != null && ZOMBIE.compareAndSet(this, 0, COUNTED); // vs the remover
+      s.timers.cancelled(count ? h : null);
+    }
+    return cancelled;
+  }
+
+  /**
+   * A remover takes a cancelled entry out (lock held): true if the canceller counted it, so the
+   * heap's zombie count must drop; false if it had not yet, and now never will.
+   */
+  boolean uncountZombie() {
+    return !ZOMBIE.compareAndSet(this, 0, REMOVED); // CAS: the canceller races us for it
+  }
+
+  /** Cancels without the zombie hook: shutdown's sweep, which compacts the heap itself. */
+  boolean cancelQuietly() {
+    return super.cancel(false);
+  }
+
+  /**
+   * Runs once fired. STPE's rules: after shutdown a periodic task is cancelled instead of run; a
+   * periodic run that throws completes the future exceptionally and is not repeated; fixed rate
+   * counts from the schedule, fixed delay from the end of the run.
+   */
+  @Override
+  public void run() {
+    if (period == 0) {
+      super.run();
+      return;
+    }
+    if (s.runState >= Scheduler.SHUTDOWN) {
+      cancel(false);
+      return;
+    }
+    if (runAndReset()) {
+      when = period > 0 ? Timers.saturatedAdd(when, period) : Timers.deadline(-period);
+      s.timers.rearm(this);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return super.toString() + "[" + (isPeriodic() ? "periodic, " : "") + "delay="
+        + getDelay(TimeUnit.NANOSECONDS) + "ns]";
+  }
+}

@@ -1,0 +1,268 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One P's timers (Go's {@code p.timers}): a 4-ary min-heap ordered by (when, seq), guarded by its
+ * own lock. The owner adds under it; thieves, sleepers and sysmon only ever {@code tryLock} it to
+ * run due timers, and the scheduler-lock holders that take it (park, resize, tidy) take it
+ * inside the scheduler lock, never the other way round, so the locks cannot deadlock.
+ *
+ * <p>{@link #nextWhen()} is the earliest deadline (or {@link Timers#NONE}), read without the lock
+ * by the owner once per scheduling round and by parkers; it is the heap's word in Dekker pair F.
+ * A cancelled entry stays until it reaches the top or the cancelled count passes a quarter of the
+ * heap, when whoever holds the lock compacts (Go's zombies).
+ */
+final class TimerHeap {
+  private static final VarHandle ZOMBIES;
+  private static final VarHandle NEXT_WHEN;
+  private static final VarHandle SIZE;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      ZOMBIES = l.findVarHandle(TimerHeap.class, "zombies", int.class);
+      NEXT_WHEN = l.findVarHandle(TimerHeap.class, "nextWhen", long.class);
+      SIZE = l.findVarHandle(TimerHeap.class, "size", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Compaction only pays above this many cancelled entries. */
+  static final int MIN_COMPACT = 64;
+
+  final ReentrantLock lock = new ReentrantLock();
+
+  /**
+   * Written under the lock (release: a reader that sees a deadline sees the entry); read without
+   * it through {@link #nextWhen()}. The adder's full fence after unlocking orders it before the
+   * read of the sleeper's deadline (Dekker F).
+   */
+  private long nextWhen = Timers.NONE;
+
+  /** Entries, cancelled ones included; written under the lock, read racily through size(). */
+  private int size;
+
+  /** Cancelled entries still here: a hint (cancel adds without the lock), exact after compaction. */
+  @SuppressWarnings("unused")
+  private volatile int zombies;
+
+  private ScheduledTask<?>[] a = new ScheduledTask<?>[8];
+  private long seq;
+
+  /** Acquire: pairs with the release writes under the lock; a hint for lock-free readers. */
+  long nextWhen() {
+    return (long) NEXT_WHEN.getAcquire(this);
+  }
+
+  private void setNextWhen(long w) {
+    NEXT_WHEN.setRelease(this, w); // release: see nextWhen()
+  }
+
+  /** Opaque: a racy count for stats and for tidy's first look. */
+  int size() {
+    return (int) SIZE.getOpaque(this);
+  }
+
+  private void setSize(int n) {
+    SIZE.setOpaque(this, n); // opaque: racy readers want a recent value, not an ordering
+  }
+
+  int zombies() {
+    return zombies;
+  }
+
+  /** The live count for stats: entries less the cancelled ones (a hint, never negative). */
+  int live() {
+    return Math.max(0, size() - zombies);
+  }
+
+  /** Adds t. Lock held. */
+  void addLocked(ScheduledTask<?> t) {
+    int n = size;
+    if (n == a.length) {
+      a = Arrays.copyOf(a, n * 2);
+    }
+    t.seq = seq++;
+    t.heap = this;
+    siftUp(n, t);
+    setSize(n + 1);
+    setNextWhen(a[0].when); // Dekker F, the adder's store (its fence follows the unlock)
+  }
+
+  /** Pops the earliest entry if it is due at {@code now}, skipping cancelled ones; else null. */
+  ScheduledTask<?> pollDueLocked(long now) {
+    for (; ; ) {
+      if (size == 0) {
+        return null;
+      }
+      ScheduledTask<?> t = a[0];
+      if (t.isCancelled()) {
+        removeTop();
+        uncount(t);
+        continue;
+      }
+      if (t.when > now) {
+        return null;
+      }
+      removeTop();
+      return t;
+    }
+  }
+
+  /** Drops cancelled entries at the top, so that nextWhen is a timer that will fire. Lock held. */
+  void cleanHeadLocked() {
+    while (size != 0 && a[0].isCancelled()) {
+      ScheduledTask<?> t = a[0];
+      removeTop();
+      uncount(t);
+    }
+  }
+
+  private void uncount(ScheduledTask<?> t) {
+    if (t.uncountZombie()) {
+      ZOMBIES.getAndAdd(this, -1); // atomic: cancel adds concurrently without the lock
+    }
+  }
+
+  /**
+   * A cancel of one of our entries: counts the zombie and compacts when they pass a quarter of
+   * the heap (tryLock: the canceller never waits; the next one, or the owner, compacts instead).
+   */
+  void noteCancelled() {
+    int z = (int) ZOMBIES.getAndAdd(this, 1) + 1; // atomic: any thread cancels
+    if (z >= MIN_COMPACT && z > size() / 4 && lock.tryLock()) {
+      try {
+        compactLocked();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Removes every cancelled entry and rebuilds the heap (Floyd, O(n)). Lock held. */
+  void compactLocked() {
+    int n = size;
+    int k = 0;
+    int counted = 0;
+    for (int i = 0; i < n; i++) {
+      ScheduledTask<?> t = a[i];
+      if (t.isCancelled()) {
+        t.heap = null;
+        t.heapIndex = -1;
+        if (t.uncountZombie()) {
+          counted++;
+        }
+      } else {
+        a[k++] = t;
+      }
+    }
+    for (int i = k; i < n; i++) {
+      a[i] = null;
+    }
+    ZOMBIES.getAndAdd(this, -counted); // atomic: cancels racing the scan add without the lock
+    setSize(k);
+    for (int i = k < 2 ? -1 : (k - 2) >>> 2; i >= 0; i--) { // Floyd: last parent down to the root
+      siftDown(i, a[i]);
+    }
+    if (a.length > 64 && k < a.length / 4) {
+      a = Arrays.copyOf(a, Math.max(8, a.length / 2)); // memory follows the live count
+    }
+    setNextWhen(k == 0 ? Timers.NONE : a[0].when);
+  }
+
+  /** Takes every entry out (cancelled ones dropped), into {@code out}. Lock held. */
+  void drainLocked(List<ScheduledTask<?>> out) {
+    for (int i = 0; i < size; i++) {
+      ScheduledTask<?> t = a[i];
+      a[i] = null;
+      t.heap = null;
+      t.heapIndex = -1;
+      if (!t.isCancelled()) {
+        out.add(t);
+      } else if (t.uncountZombie()) {
+        ZOMBIES.getAndAdd(this, -1); // atomic, as in uncount
+      }
+    }
+    setSize(0);
+    setNextWhen(Timers.NONE);
+  }
+
+  /** Cancels and drops the periodic entries (shutdown's policy); returns how many. Lock held. */
+  int cancelPeriodicLocked() {
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      // cancelQuietly: cancel()'s zombie hook would compact under our feet (the lock is reentrant)
+      if (a[i].isPeriodic() && a[i].cancelQuietly()) {
+        n++; // not counted as a zombie: compactLocked below removes it (uncountZombie false)
+      }
+    }
+    compactLocked();
+    return n;
+  }
+
+  // ---------------------------------------------------------------- 4-ary heap
+
+  private void removeTop() {
+    int n = size - 1;
+    ScheduledTask<?> top = a[0];
+    top.heap = null;
+    top.heapIndex = -1;
+    ScheduledTask<?> last = a[n];
+    a[n] = null;
+    setSize(n);
+    if (n > 0) {
+      siftDown(0, last);
+    }
+    setNextWhen(n == 0 ? Timers.NONE : a[0].when);
+  }
+
+  private static boolean less(ScheduledTask<?> x, ScheduledTask<?> y) {
+    return x.when < y.when || (x.when == y.when && x.seq < y.seq);
+  }
+
+  private void siftUp(int i, ScheduledTask<?> t) {
+    while (i > 0) {
+      int parent = (i - 1) >>> 2;
+      ScheduledTask<?> p = a[parent];
+      if (!less(t, p)) {
+        break;
+      }
+      a[i] = p;
+      p.heapIndex = i;
+      i = parent;
+    }
+    a[i] = t;
+    t.heapIndex = i;
+  }
+
+  private void siftDown(int i, ScheduledTask<?> t) {
+    int n = size;
+    for (; ; ) {
+      int c = 4 * i + 1;
+      if (c >= n) {
+        break;
+      }
+      int best = c;
+      int end = Math.min(c + 4, n);
+      for (int j = c + 1; j < end; j++) {
+        if (less(a[j], a[best])) {
+          best = j;
+        }
+      }
+      if (!less(a[best], t)) {
+        break;
+      }
+      a[i] = a[best];
+      a[i].heapIndex = i;
+      i = best;
+    }
+    a[i] = t;
+    t.heapIndex = i;
+  }
+}

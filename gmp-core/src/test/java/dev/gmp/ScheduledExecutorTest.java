@@ -1,0 +1,478 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static dev.gmp.TestSupport.awaitCondition;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** ScheduledExecutorService semantics (ScheduledThreadPoolExecutor's, default policies). */
+class ScheduledExecutorTest {
+  private static final Runnable NOOP = () -> {};
+
+  @Test
+  void isAScheduledExecutorService() {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      assertInstanceOf(ScheduledExecutorService.class, c.ex());
+    }
+  }
+
+  @Test
+  void aDelayOfZeroOrLessRunsAtOnce() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+      ScheduledFuture<String> a = c.ex().schedule(() -> "zero", 0, TimeUnit.SECONDS);
+      ScheduledFuture<String> b = c.ex().schedule(() -> "negative", -5, TimeUnit.DAYS);
+      assertEquals("zero", a.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertEquals("negative", b.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertTrue(a.getDelay(TimeUnit.NANOSECONDS) <= 0);
+    }
+  }
+
+  @Test
+  void badArgumentsAreRejectedWithTheirNames() {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = c.ex();
+      assertThrows(NullPointerException.class, () -> ex.schedule((Runnable) null, 1, TimeUnit.SECONDS));
+      assertThrows(NullPointerException.class, () -> ex.schedule((Callable<?>) null, 1, TimeUnit.SECONDS));
+      assertThrows(NullPointerException.class, () -> ex.schedule(NOOP, 1, null));
+      assertThrows(NullPointerException.class, () -> ex.schedule(() -> 1, 1, null));
+      assertThrows(NullPointerException.class, () -> ex.scheduleAtFixedRate(null, 1, 1, TimeUnit.SECONDS));
+      assertThrows(NullPointerException.class, () -> ex.scheduleAtFixedRate(NOOP, 1, 1, null));
+      assertThrows(NullPointerException.class, () -> ex.scheduleWithFixedDelay(null, 1, 1, TimeUnit.SECONDS));
+      assertThrows(NullPointerException.class, () -> ex.scheduleWithFixedDelay(NOOP, 1, 1, null));
+      IllegalArgumentException rate =
+          assertThrows(IllegalArgumentException.class, () -> ex.scheduleAtFixedRate(NOOP, 1, 0, TimeUnit.SECONDS));
+      assertTrue(rate.getMessage().contains("period"), rate.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> ex.scheduleAtFixedRate(NOOP, 1, -1, TimeUnit.SECONDS));
+      IllegalArgumentException delay =
+          assertThrows(IllegalArgumentException.class, () -> ex.scheduleWithFixedDelay(NOOP, 1, 0, TimeUnit.SECONDS));
+      assertTrue(delay.getMessage().contains("delay"), delay.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> ex.scheduleWithFixedDelay(NOOP, 1, -3, TimeUnit.SECONDS));
+      assertEquals(0, ex.stats().pendingTimers());
+    }
+  }
+
+  /**
+   * At parallelism 1 timers fire in deadline order, however they were scheduled: each timer's own
+   * deadline is read back (white box), so the check needs no assumption about how long
+   * scheduling took.
+   */
+  @Test
+  void manyTimersFireInDeadlineOrderAtParallelismOne() throws Exception {
+    int n = 300;
+    for (boolean fromTask : new boolean[] {true, false}) {
+      try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+        GmpExecutor ex = c.ex();
+        ScheduledTask<?>[] timers = new ScheduledTask<?>[n];
+        List<Integer> order = new ArrayList<>(); // written only by the one worker
+        CountDownLatch done = new CountDownLatch(n);
+        CountDownLatch scheduled = new CountDownLatch(1);
+        Runnable scheduleAll = () -> {
+          for (int i = 0; i < n; i++) {
+            int id = i;
+            long delayMicros = 2_000 + ((i * 7919L) % n) * 50; // a permutation, 50 us apart
+            timers[i] = (ScheduledTask<?>) ex.schedule(() -> {
+              order.add(id);
+              done.countDown();
+            }, delayMicros, TimeUnit.MICROSECONDS);
+          }
+          scheduled.countDown();
+        };
+        if (fromTask) {
+          ex.execute(scheduleAll);
+        } else {
+          scheduleAll.run();
+        }
+        TestSupport.await(scheduled, "scheduling");
+        TestSupport.await(done, "all timers");
+        for (int i = 1; i < n; i++) {
+          ScheduledTask<?> a = timers[order.get(i - 1)];
+          ScheduledTask<?> b = timers[order.get(i)];
+          assertTrue(a.when <= b.when,
+              "fromTask=" + fromTask + ": fired out of deadline order at " + i + ": " + order);
+        }
+      }
+    }
+  }
+
+  @Test
+  void getDelayAndCompareToFollowTheDeadline() {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      ScheduledFuture<?> soon = c.ex().schedule(NOOP, 1, TimeUnit.HOURS);
+      ScheduledFuture<?> later = c.ex().schedule(NOOP, 2, TimeUnit.HOURS);
+      long d = soon.getDelay(TimeUnit.MINUTES);
+      assertTrue(d > 50 && d <= 60, "delay " + d);
+      assertTrue(soon.compareTo(later) < 0);
+      assertTrue(later.compareTo(soon) > 0);
+      assertEquals(0, soon.compareTo(soon));
+      assertFalse(soon.isDone());
+      soon.cancel(false);
+      later.cancel(false);
+    }
+  }
+
+  @Test
+  void cancelBeforeItFiresMeansItNeverRunsAndGetThrows() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+      AtomicInteger ran = new AtomicInteger();
+      ScheduledFuture<?> f = c.ex().schedule(ran::incrementAndGet, 200, TimeUnit.MILLISECONDS);
+      assertTrue(f.cancel(false));
+      assertTrue(f.isCancelled());
+      assertTrue(f.isDone());
+      assertThrows(CancellationException.class, f::get);
+      // A later timer firing proves the executor went past the cancelled one's deadline.
+      c.ex().schedule(NOOP, 300, TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      assertEquals(0, ran.get());
+      assertEquals(1, c.ex().stats().cancelledTimers());
+    }
+  }
+
+  @Test
+  void aPeriodicTaskThatThrowsStopsAndItsFutureCompletesExceptionally() throws Exception {
+    for (boolean fixedRate : new boolean[] {true, false}) {
+      try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+        AtomicInteger runs = new AtomicInteger();
+        Runnable r = () -> {
+          if (runs.incrementAndGet() == 3) {
+            throw new IllegalStateException("third run");
+          }
+        };
+        ScheduledFuture<?> f = fixedRate
+            ? c.ex().scheduleAtFixedRate(r, 1, 1, TimeUnit.MILLISECONDS)
+            : c.ex().scheduleWithFixedDelay(r, 1, 1, TimeUnit.MILLISECONDS);
+        ExecutionException e =
+            assertThrows(ExecutionException.class, () -> f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertTrue(f.isDone());
+        assertFalse(f.isCancelled());
+        // Another timer well past the next period: the failed task must not have run again.
+        c.ex().schedule(NOOP, 30, TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        assertEquals(3, runs.get());
+        assertEquals(0, c.ex().stats().pendingTimers());
+      }
+    }
+  }
+
+  /** A run longer than the period: runs queue up behind each other, never side by side. */
+  @Test
+  void aPeriodicTaskNeverRunsConcurrentlyWithItself() throws Exception {
+    for (boolean fixedRate : new boolean[] {true, false}) {
+      try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(4))) {
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        CountDownLatch runs = new CountDownLatch(20);
+        Runnable r = () -> {
+          if (inside.incrementAndGet() != 1) {
+            overlaps.incrementAndGet();
+          }
+          long end = System.nanoTime() + 2_000_000; // busy 2 ms, period 100 us
+          while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+          }
+          inside.decrementAndGet();
+          runs.countDown();
+        };
+        ScheduledFuture<?> f = fixedRate
+            ? c.ex().scheduleAtFixedRate(r, 0, 100, TimeUnit.MICROSECONDS)
+            : c.ex().scheduleWithFixedDelay(r, 0, 100, TimeUnit.MICROSECONDS);
+        TestSupport.await(runs, "20 runs");
+        f.cancel(false);
+        assertEquals(0, overlaps.get(), "fixedRate=" + fixedRate);
+      }
+    }
+  }
+
+  /**
+   * Fixed rate: each scheduled time is the previous plus the period, however long a run takes.
+   * Fixed delay: each is at least the delay after the previous run ended. Read off the timer's
+   * own deadline inside each run (white box), so no wall-clock bound is needed.
+   */
+  @Test
+  void fixedRateCountsFromTheScheduleFixedDelayFromTheEndOfARun() throws Exception {
+    long period = TimeUnit.MILLISECONDS.toNanos(2);
+    for (boolean fixedRate : new boolean[] {true, false}) {
+      try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+        long[] when = new long[8];
+        long[] ended = new long[8];
+        AtomicInteger k = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(1);
+        AtomicReference<ScheduledTask<?>> self = new AtomicReference<>();
+        Runnable r = () -> {
+          ScheduledTask<?> t;
+          while ((t = self.get()) == null) {
+            Thread.onSpinWait(); // the first run may start before schedule returns
+          }
+          int i = k.getAndIncrement();
+          if (i >= when.length) {
+            t.cancel(false);
+            done.countDown();
+            return;
+          }
+          when[i] = t.when;
+          long end = System.nanoTime() + 3_000_000; // longer than the period
+          while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+          }
+          ended[i] = Timers.now();
+        };
+        ScheduledFuture<?> f = fixedRate
+            ? c.ex().scheduleAtFixedRate(r, 1, period, TimeUnit.NANOSECONDS)
+            : c.ex().scheduleWithFixedDelay(r, 1, period, TimeUnit.NANOSECONDS);
+        self.set((ScheduledTask<?>) f);
+        TestSupport.await(done, "the runs");
+        for (int i = 1; i < when.length; i++) {
+          if (fixedRate) {
+            assertEquals(when[i - 1] + period, when[i], "run " + i);
+          } else {
+            assertTrue(when[i] >= ended[i - 1] + period, "run " + i + " rescheduled too early");
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void afterShutdownNewTimersAreRejectedFromOutsideAndFromTasks() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(2);
+    CountDownLatch inTask = new CountDownLatch(1);
+    CountDownLatch shut = new CountDownLatch(1);
+    AtomicReference<Throwable> fromTask = new AtomicReference<>();
+    ex.execute(() -> {
+      inTask.countDown();
+      try {
+        shut.await();
+        ex.schedule(NOOP, 1, TimeUnit.SECONDS);
+      } catch (Throwable e) {
+        fromTask.set(e);
+      }
+    });
+    TestSupport.await(inTask, "task started");
+    ex.shutdown();
+    shut.countDown();
+    assertThrows(java.util.concurrent.RejectedExecutionException.class,
+        () -> ex.schedule(NOOP, 1, TimeUnit.SECONDS));
+    assertThrows(java.util.concurrent.RejectedExecutionException.class,
+        () -> ex.scheduleAtFixedRate(NOOP, 1, 1, TimeUnit.SECONDS));
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertInstanceOf(java.util.concurrent.RejectedExecutionException.class, fromTask.get());
+  }
+
+  @Test
+  void shutdownRunsDelayedOneShotsCancelsPeriodicThenTerminates() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(2);
+    AtomicInteger periodicRuns = new AtomicInteger();
+    CountDownLatch periodicStarted = new CountDownLatch(1);
+    ScheduledFuture<?> periodic = ex.scheduleAtFixedRate(() -> {
+      periodicRuns.incrementAndGet();
+      periodicStarted.countDown();
+    }, 0, 1, TimeUnit.MILLISECONDS);
+    ScheduledFuture<String> outside = ex.schedule(() -> "outside", 100, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> inner = ex.submit(() -> ex.schedule(() -> "inside", 150, TimeUnit.MILLISECONDS))
+        .get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    TestSupport.await(periodicStarted, "periodic ran once");
+    ex.shutdown();
+    assertTrue(ex.isShutdown());
+    assertTrue(periodic.isCancelled() || awaitCancelled(periodic));
+    assertEquals("outside", outside.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals("inside", inner.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    int runs = periodicRuns.get();
+    assertTrue(periodic.isCancelled());
+    assertEquals(runs, periodicRuns.get());
+  }
+
+  /** A periodic run in flight at shutdown is cancelled when it would be re-armed. */
+  private static boolean awaitCancelled(ScheduledFuture<?> f) {
+    awaitCondition("periodic task cancelled by shutdown", f::isCancelled);
+    return true;
+  }
+
+  @Test
+  void shutdownNowReturnsPendingDelayedTasksAndAcceptedEqualsRanPlusReturned() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(2);
+    AtomicInteger ran = new AtomicInteger();
+    List<ScheduledFuture<?>> far = new ArrayList<>();
+    int accepted = 0;
+    for (int i = 0; i < 50; i++) {
+      far.add(ex.schedule(ran::incrementAndGet, 1, TimeUnit.HOURS));
+      ex.schedule(ran::incrementAndGet, 0, TimeUnit.SECONDS);
+      accepted += 2;
+    }
+    ScheduledFuture<?> farFromTask = ex.submit(() -> ex.schedule(ran::incrementAndGet, 1, TimeUnit.HOURS))
+        .get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    accepted++;
+    List<Runnable> returned = ex.shutdownNow();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    for (ScheduledFuture<?> f : far) {
+      assertTrue(returned.contains(f), "pending delayed task not returned");
+    }
+    assertTrue(returned.contains(farFromTask), "pending timer of a P's heap not returned");
+    assertEquals(accepted, ran.get() + returned.size());
+    assertEquals(0, ex.stats().pendingTimers());
+  }
+
+  @Test
+  void timersFireWhileEveryWorkerIsParked() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+      GmpExecutor ex = c.ex();
+      ex.submit(NOOP).get(); // start the workers
+      awaitAllParked(ex);
+      assertEquals("outside", ex.schedule(() -> "outside", 20, TimeUnit.MILLISECONDS)
+          .get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      // From a task that then ends: its M parks too, and the timer still fires.
+      ScheduledFuture<String> f = ex.submit(() -> ex.schedule(() -> "inside", 30, TimeUnit.MILLISECONDS))
+          .get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      assertEquals("inside", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
+  private static void awaitAllParked(GmpExecutor ex) {
+    awaitCondition(() -> "every worker parked: " + ex.stats(), LIVENESS_SECONDS, () -> {
+      GmpStats st = ex.stats();
+      return st.idleProcessors() == st.parallelism() && st.idleThreads() == st.threads();
+    });
+  }
+
+  /** 200k timers from 8 tasks on 4 Ps, random delays: each fires exactly once. */
+  @Test
+  void twoHundredThousandTimersFromManyProcessorsEachFireOnce() throws Exception {
+    int tasks = 8;
+    int per = 25_000;
+    int n = tasks * per;
+    java.util.concurrent.atomic.AtomicIntegerArray fired = new java.util.concurrent.atomic.AtomicIntegerArray(n);
+    CountDownLatch done = new CountDownLatch(n);
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(4))) {
+      GmpExecutor ex = c.ex();
+      for (int t = 0; t < tasks; t++) {
+        int base = t * per;
+        ex.execute(() -> {
+          java.util.SplittableRandom rnd = new java.util.SplittableRandom(base);
+          for (int i = 0; i < per; i++) {
+            int id = base + i;
+            ex.schedule(() -> {
+              fired.incrementAndGet(id);
+              done.countDown();
+            }, rnd.nextInt(1, 50_000), TimeUnit.MICROSECONDS);
+          }
+        });
+      }
+      assertTrue(done.await(60, TimeUnit.SECONDS), "timers left: " + done.getCount() + " " + ex.stats());
+      for (int i = 0; i < n; i++) {
+        assertEquals(1, fired.get(i), "timer " + i);
+      }
+      awaitCondition("fired count", () -> ex.stats().firedTimers() == n);
+      assertEquals(0, ex.stats().pendingTimers());
+    }
+  }
+
+  /** Timers on Ps that a shrink retires move to a live P (Go's moveTimers) and still fire. */
+  @Test
+  void timersSurviveAParallelismShrink() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(4))) {
+      GmpExecutor ex = c.ex();
+      java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(4);
+      CountDownLatch done = new CountDownLatch(40);
+      CountDownLatch armed = new CountDownLatch(4);
+      for (int t = 0; t < 4; t++) {
+        ex.execute(() -> {
+          try {
+            together.await(); // four tasks at once: one on each P
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+          for (int i = 0; i < 10; i++) {
+            ex.schedule(done::countDown, 300, TimeUnit.MILLISECONDS);
+          }
+          armed.countDown();
+        });
+      }
+      TestSupport.await(armed, "timers armed");
+      for (P p : ex.sched.procs.all) {
+        assertEquals(10, p.timers.size(), "each P holds its task's timers");
+      }
+      ex.setParallelism(1);
+      assertEquals(40, ex.sched.procs.all[0].timers.size() + firedSoFar(ex));
+      TestSupport.await(done, "every timer fired after the shrink");
+      assertEquals(0, ex.stats().pendingTimers());
+    }
+  }
+
+  private static int firedSoFar(GmpExecutor ex) {
+    return (int) ex.stats().firedTimers();
+  }
+
+  /** The timeout pattern: schedule, cancel at once, 200k times; nothing stays behind. */
+  @Test
+  void cancelledTimersAreReleasedAndHeapsStayBounded() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+      GmpExecutor ex = c.ex();
+      int n = 200_000;
+      CountDownLatch done = new CountDownLatch(4);
+      for (int t = 0; t < 4; t++) {
+        ex.execute(() -> {
+          for (int i = 0; i < n / 4; i++) {
+            ex.schedule(NOOP, 1, TimeUnit.HOURS).cancel(false);
+          }
+          done.countDown();
+        });
+      }
+      TestSupport.await(done, "schedule+cancel");
+      int held = 0;
+      for (P p : ex.sched.procs.all) {
+        held += p.timers.size();
+      }
+      assertTrue(held <= 2 * (TimerHeap.MIN_COMPACT + 1), "cancelled entries kept: " + held);
+      assertEquals(0, ex.stats().pendingTimers());
+      assertEquals(n, ex.stats().cancelledTimers());
+
+      // The task a cancelled timer held is unreachable at once, though the future is not.
+      List<java.lang.ref.WeakReference<Object>> ref = new ArrayList<>();
+      ScheduledFuture<?> f = scheduleHolding(ex, ref);
+      f.cancel(false);
+      awaitCondition("the cancelled timer's task collected", () -> {
+        System.gc();
+        return ref.get(0).get() == null;
+      });
+      assertTrue(f.isCancelled());
+    }
+  }
+
+  private static ScheduledFuture<?> scheduleHolding(
+      GmpExecutor ex, List<java.lang.ref.WeakReference<Object>> ref) {
+    byte[] big = new byte[1 << 20];
+    ref.add(new java.lang.ref.WeakReference<>(big));
+    return ex.schedule(() -> big.hashCode(), 1, TimeUnit.HOURS);
+  }
+
+  @Test
+  void statsCountPendingFiredAndCancelledTimers() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+      GmpExecutor ex = c.ex();
+      ScheduledFuture<?> a = ex.submit(() -> ex.schedule(NOOP, 1, TimeUnit.HOURS)).get();
+      ScheduledFuture<?> b = ex.submit(() -> ex.schedule(NOOP, 1, TimeUnit.HOURS)).get();
+      assertEquals(2, ex.stats().pendingTimers());
+      ex.schedule(NOOP, 1, TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      a.cancel(false);
+      GmpStats st = ex.stats();
+      assertEquals(1, st.pendingTimers());
+      assertEquals(1, st.firedTimers());
+      assertEquals(1, st.cancelledTimers());
+      b.cancel(false);
+    }
+  }
+}
