@@ -144,9 +144,14 @@ esac
 # whose drop-P step comes first, falls behind and the windows of tens of nanoseconds rarely meet).
 # One configuration: C2 only, and ParallelGC, whose card mark has no StoreLoad of its own (G1's
 # post-write barrier can fence a cross-region reference store such as runnext's). The flag of
-# the mutation, if any, is appended to $fence_jvm. Measured in docs/stress.md.
-fence_test='SpinnerRecheckVsSubmitStress'
-fence_mutations=(dropSpinningNoFence plainRunnext)
+# the mutation, if any, is appended to $fence_jvm. Measured in docs/stress.md. Entries are
+# test:mutation; each test also runs once unmutated on the production jar.
+fence_entries=(
+  "SpinnerRecheckVsSubmitStress:dropSpinningNoFence"
+  "SpinnerRecheckVsSubmitStress:plainRunnext"
+  "TimerAddVsSleeperStress:timerSleeperNoFence"
+)
+fence_tests=(SpinnerRecheckVsSubmitStress TimerAddVsSleeperStress)
 fences_preset=(-iters 1 -time "${GMP_FENCES_TIME:-4000}" -f 1 -sc false -v -strideSize 1 -strideCount 256)
 fence_jvm="-XX:-TieredCompilation -XX:+UseParallelGC"
 
@@ -204,10 +209,10 @@ errors() {
     sed -E 's/.* ([0-9]+) soft errs, ([0-9]+) hard errs.*/\1 \2/' | awk '{print $1 + $2}'
 }
 
-# One fence mutation, focused: must be caught. $1 = mutation (empty: unmutated, must pass).
-# Prints one line, returns 0 (as expected) or 1/2.
+# One fence mutation, focused: must be caught. $1 = test, $2 = mutation (empty: unmutated, must
+# pass). Prints one line, returns 0 (as expected) or 1/2.
 fence_run() {
-  local m="$1" log r n total try tries="${GMP_FENCES_TRIES:-2}" t0=$SECONDS
+  local fence_test="$1" m="$2" log r n total try tries="${GMP_FENCES_TRIES:-2}" t0=$SECONDS
   if [ -z "$m" ]; then
     jar="$prod_jar"
     log="fences-$fence_test-unmutated.log"
@@ -250,9 +255,9 @@ if [ "$mode" = fences ]; then
   preset=("${fences_preset[@]}")
   status=0
   start=$SECONDS
-  for m in "${fence_mutations[@]}" ""; do
+  for entry in "${fence_entries[@]}" "${fence_tests[@]/%/:}"; do
     r=0
-    fence_run "$m" || r=$?
+    fence_run "${entry%%:*}" "${entry##*:}" || r=$?
     [ "$r" -gt "$status" ] && status=$r
   done
   echo "jcstress fences: $((SECONDS - start)) s, logs gmp-stress/target/fences-*.log, exit $status"
@@ -278,6 +283,7 @@ if [ "$mode" = mutants ]; then
     "ExternalSubmitVsDropPStress:externalWakeIfIdle"
     "ShutdownVsExecuteStress:submitCheckUnlocked"
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
+    "TimerAddVsSleeperStress:timerSleeperNoFence"
   )
   if [ "$cpus" -ge 3 ]; then
     mutants+=("RingTwoStealersStress:grabNoCas")
@@ -290,7 +296,7 @@ if [ "$mode" = mutants ]; then
     m="${entry##*:}"
     log="mutant-$t-$m.log"
     r=0
-    if [ "$t" = "$fence_test" ] && [[ " ${fence_mutations[*]} " == *" $m "* ]]; then
+    if [[ " ${fence_entries[*]} " == *" $t:$m "* ]]; then
       # quick misses these two: the focused run of the fences mode (extra args do not apply)
       preset=("${fences_preset[@]}")
       run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgs "$fence_jvm -Dgmp.mutate.$m=true" || r=$?
