@@ -76,6 +76,6 @@ final class Counters {
         s.threads.peak,
         s.timers.pending(),
         s.timers.fired.sum(),
-        s.timers.cancelled.sum());
+        s.timers.cancelledCount());
   }
 }

@@ -179,8 +179,8 @@ public final class GmpExecutor extends AbstractExecutorService
   @Override
   public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
     Runnable r = checked(command, unit);
-    return sched.timers.schedule(
-        new ScheduledTask<Void>(sched, r, null, Timers.deadline(unit.toNanos(delay)), 0));
+    long d = unit.toNanos(delay);
+    return sched.timers.schedule(new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), 0), d);
   }
 
   /** As {@link #schedule(Runnable, long, TimeUnit)}, for a value-returning task. */
@@ -188,8 +188,8 @@ public final class GmpExecutor extends AbstractExecutorService
   public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
     Objects.requireNonNull(callable, "callable");
     Objects.requireNonNull(unit, "unit");
-    return sched.timers.schedule(
-        new ScheduledTask<>(sched, callable, Timers.deadline(unit.toNanos(delay))));
+    long d = unit.toNanos(delay);
+    return sched.timers.schedule(new ScheduledTask<>(sched, callable, Timers.deadline(d)), d);
   }
 
   /**
@@ -206,8 +206,9 @@ public final class GmpExecutor extends AbstractExecutorService
     if (period <= 0) {
       throw new IllegalArgumentException("period must be > 0, was " + period);
     }
-    return sched.timers.schedule(new ScheduledTask<Void>(
-        sched, r, null, Timers.deadline(unit.toNanos(initialDelay)), unit.toNanos(period)));
+    long d = unit.toNanos(initialDelay);
+    return sched.timers.schedule(
+        new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), unit.toNanos(period)), d);
   }
 
   /**
@@ -223,8 +224,9 @@ public final class GmpExecutor extends AbstractExecutorService
     if (delay <= 0) {
       throw new IllegalArgumentException("delay must be > 0, was " + delay);
     }
-    return sched.timers.schedule(new ScheduledTask<Void>(
-        sched, r, null, Timers.deadline(unit.toNanos(initialDelay)), -unit.toNanos(delay)));
+    long d = unit.toNanos(initialDelay);
+    return sched.timers.schedule(
+        new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), -unit.toNanos(delay)), d);
   }
 
   private Runnable checked(Runnable command, TimeUnit unit) {

@@ -27,8 +27,10 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     }
   }
 
-  private static final int COUNTED = 1; // the canceller counted it in its heap's zombies
-  private static final int REMOVED = 2; // a remover took it out before the canceller counted it
+  // zombie states: 0 in a heap (or never in one); the first of canceller and remover decides.
+  private static final int COUNTED = 1; // cancelled in a heap: the canceller counted the zombie
+  private static final int REMOVED = 2; // cancelled, removed before the canceller counted it
+  private static final int LEFT = 3; // left its heap live (fired, drained): a cancel counts elsewhere
 
   private final Scheduler s;
 
@@ -98,11 +100,23 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
     if (cancelled) {
-      TimerHeap h = heap; // racy: a stale heap only shifts the hint between two heaps
-      boolean count = h != null && ZOMBIE.compareAndSet(this, 0, COUNTED); // vs the remover
-      s.timers.cancelled(count ? h : null);
+      // Read before the CAS: a remover clears heap, so once it has counted us (its CAS failing on
+      // ours) we must already know where we counted. Winning the CAS means no remover has come.
+      TimerHeap h = heap;
+      if (ZOMBIE.compareAndSet(this, 0, COUNTED)) { // CAS: races the heap's remover
+        s.timers.cancelled(h, h == null);
+      } else if ((int) ZOMBIE.getVolatile(this) == LEFT) {
+        s.timers.cancelled(null, true); // fired (or moved) before the cancel
+      } // else REMOVED: a remover saw the cancel first and counted it
     }
     return cancelled;
+  }
+
+  /** TimerHeap#addLocked: in a heap (again, for a re-armed or moved task). */
+  void enterHeap() {
+    if ((int) ZOMBIE.getOpaque(this) != 0) {
+      ZOMBIE.setVolatile(this, 0); // volatile: ordered with the heap write for cancel's read
+    }
   }
 
   /**
@@ -111,6 +125,11 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
    */
   boolean uncountZombie() {
     return !ZOMBIE.compareAndSet(this, 0, REMOVED); // CAS: the canceller races us for it
+  }
+
+  /** A live entry leaves its heap (lock held): false if a cancel counted it there meanwhile. */
+  boolean leaveLive() {
+    return ZOMBIE.compareAndSet(this, 0, LEFT); // CAS: the canceller races us for it
   }
 
   /** Cancels without the zombie hook: shutdown's sweep, which compacts the heap itself. */

@@ -4,11 +4,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One P's timers (Go's {@code p.timers}): a 4-ary min-heap ordered by (when, seq), guarded by its
- * own lock. The owner adds under it; thieves, sleepers and sysmon only ever {@code tryLock} it to
+ * own lock word. The owner adds under it; thieves, sleepers and sysmon only ever {@code tryLock} it to
  * run due timers, and the scheduler-lock holders that take it (park, resize, tidy) take it
  * inside the scheduler lock, never the other way round, so the locks cannot deadlock.
  *
@@ -21,6 +20,7 @@ final class TimerHeap {
   private static final VarHandle ZOMBIES;
   private static final VarHandle NEXT_WHEN;
   private static final VarHandle SIZE;
+  private static final VarHandle LOCKED;
 
   static {
     try {
@@ -28,6 +28,7 @@ final class TimerHeap {
       ZOMBIES = l.findVarHandle(TimerHeap.class, "zombies", int.class);
       NEXT_WHEN = l.findVarHandle(TimerHeap.class, "nextWhen", long.class);
       SIZE = l.findVarHandle(TimerHeap.class, "size", int.class);
+      LOCKED = l.findVarHandle(TimerHeap.class, "locked", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -36,7 +37,17 @@ final class TimerHeap {
   /** Compaction only pays above this many cancelled entries. */
   static final int MIN_COMPACT = 64;
 
-  final ReentrantLock lock = new ReentrantLock();
+  /**
+   * The heap's lock word (0 free, 1 held): a CAS to take it, a release store to give it back.
+   * Held for one sift or one batch of pops, never around user code or a park, so a waiter spins
+   * and then yields rather than parking; the add's own full fence (Timers#added) is the StoreLoad
+   * that Dekker F needs, so the release needs none.
+   */
+  @SuppressWarnings("unused")
+  private volatile int locked;
+
+  /** Cancelled entries removed from this heap (by pops, cleanups, compaction, drains). Lock. */
+  private long removedCancelled;
 
   /**
    * Written under the lock (release: a reader that sees a deadline sees the entry); read without
@@ -69,6 +80,32 @@ final class TimerHeap {
     return (int) SIZE.getOpaque(this);
   }
 
+  boolean tryLock() {
+    return LOCKED.compareAndSet(this, 0, 1); // CAS: acquire, one winner
+  }
+
+  void lock() {
+    for (int spins = 0; !tryLock(); spins++) {
+      if (spins < 64) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield(); // the holder was descheduled mid-sift: let it finish
+      }
+    }
+  }
+
+  void unlock() {
+    LOCKED.setRelease(this, 0); // release: our heap writes before the next holder's reads
+  }
+
+  /**
+   * Cancels this heap accounts for: removed ones plus zombies still in it (a racy sum for
+   * stats). Every cancel of a heap entry lands in exactly one of the two (ScheduledTask#zombie).
+   */
+  long cancelledCount() {
+    return removedCancelled + zombies;
+  }
+
   private void setSize(int n) {
     SIZE.setOpaque(this, n); // opaque: racy readers want a recent value, not an ordering
   }
@@ -90,6 +127,7 @@ final class TimerHeap {
     }
     t.seq = seq++;
     t.heap = this;
+    t.enterHeap(); // after the heap write: a canceller that sees it in a heap sees which one
     siftUp(n, t);
     setSize(n + 1);
     setNextWhen(a[0].when); // Dekker F, the adder's store (its fence follows the unlock)
@@ -111,6 +149,7 @@ final class TimerHeap {
         return null;
       }
       removeTop();
+      leftLive(t);
       return t;
     }
   }
@@ -124,9 +163,19 @@ final class TimerHeap {
     }
   }
 
+  /** A cancelled entry leaves (lock held): it moves from the zombies to the removed count. */
   private void uncount(ScheduledTask<?> t) {
+    removedCancelled++;
     if (t.uncountZombie()) {
       ZOMBIES.getAndAdd(this, -1); // atomic: cancel adds concurrently without the lock
+    }
+  }
+
+  /** A live entry leaves to fire or move; if a cancel counted it meanwhile, take that back. */
+  private void leftLive(ScheduledTask<?> t) {
+    if (!t.leaveLive()) {
+      removedCancelled++;
+      ZOMBIES.getAndAdd(this, -1); // atomic, as in uncount
     }
   }
 
@@ -136,11 +185,11 @@ final class TimerHeap {
    */
   void noteCancelled() {
     int z = (int) ZOMBIES.getAndAdd(this, 1) + 1; // atomic: any thread cancels
-    if (z >= MIN_COMPACT && z > size() / 4 && lock.tryLock()) {
+    if (z >= MIN_COMPACT && z > size() / 4 && tryLock()) {
       try {
         compactLocked();
       } finally {
-        lock.unlock();
+        unlock();
       }
     }
   }
@@ -155,6 +204,7 @@ final class TimerHeap {
       if (t.isCancelled()) {
         t.heap = null;
         t.heapIndex = -1;
+        removedCancelled++;
         if (t.uncountZombie()) {
           counted++;
         }
@@ -184,22 +234,32 @@ final class TimerHeap {
       t.heap = null;
       t.heapIndex = -1;
       if (!t.isCancelled()) {
-        out.add(t);
-      } else if (t.uncountZombie()) {
-        ZOMBIES.getAndAdd(this, -1); // atomic, as in uncount
+        leftLive(t);
+        if (!t.isCancelled()) {
+          out.add(t);
+        }
+      } else {
+        uncount(t);
       }
     }
     setSize(0);
     setNextWhen(Timers.NONE);
   }
 
+  /** A drained heap leaves the live Ps: hands its cancel count over and starts again. Lock. */
+  long takeCancelledCountLocked() {
+    long n = removedCancelled + (int) ZOMBIES.getAndSet(this, 0); // atomic: racing cancels
+    removedCancelled = 0;
+    return n;
+  }
+
   /** Cancels and drops the periodic entries (shutdown's policy); returns how many. Lock held. */
   int cancelPeriodicLocked() {
     int n = 0;
     for (int i = 0; i < size; i++) {
-      // cancelQuietly: cancel()'s zombie hook would compact under our feet (the lock is reentrant)
+      // cancelQuietly: no zombie hook; compactLocked below removes and counts it
       if (a[i].isPeriodic() && a[i].cancelQuietly()) {
-        n++; // not counted as a zombie: compactLocked below removes it (uncountZombie false)
+        n++;
       }
     }
     compactLocked();

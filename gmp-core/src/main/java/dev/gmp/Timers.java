@@ -60,7 +60,8 @@ final class Timers {
 
   private final Scheduler s;
   final LongAdder fired = new LongAdder();
-  final LongAdder cancelled = new LongAdder();
+  /** Cancels of tasks in no heap, and the counts of heaps that were retired (moveLocked). */
+  final LongAdder cancelledElsewhere = new LongAdder();
 
   /** The M sleeping for the earliest timer, or null. Written under the scheduler lock. */
   volatile M sleeper;
@@ -102,8 +103,8 @@ final class Timers {
    *
    * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
    */
-  <T extends ScheduledTask<?>> T schedule(T t) {
-    if (t.when <= now()) {
+  <T extends ScheduledTask<?>> T schedule(T t, long delayNanos) {
+    if (delayNanos <= 0) { // decided on the delay: one clock read per schedule (in deadline)
       s.submit(t); // throws if shut down: then it is not counted
       fired.increment();
     } else if (!add(t)) {
@@ -133,14 +134,14 @@ final class Timers {
   /** Adds t to pp's heap (gmp-stress calls it for a given P). */
   boolean add(P pp, ScheduledTask<?> t) {
     TimerHeap h = pp.timers;
-    h.lock.lock();
+    h.lock();
     try {
       if (s.runState >= Scheduler.SHUTDOWN) {
         return false;
       }
       h.addLocked(t);
     } finally {
-      h.lock.unlock();
+      h.unlock();
     }
     added(t.when);
     if (pp.status() == P.Pdead) {
@@ -169,22 +170,30 @@ final class Timers {
     }
   }
 
-  /** Wakes the sleeper to look again; with none, starts a spinner that will become one. */
+  /**
+   * Wakes the sleeper to look again; with none, starts a spinner that will become one. With no
+   * sleeper the flag is not needed: an M that claims the role after we read {@code sleeper}
+   * re-reads the heaps after our fenced add.
+   */
   private void kick() {
-    kicked = true; // volatile write before the sleeper read (see the claim order in the overview)
     M sl = sleeper;
     if (sl != null) {
+      kicked = true; // volatile: the sleeper clears it before each publish, checks it around parks
       LockSupport.unpark(sl.runner);
-    } else if (s.idle.npidle > 0) {
+    } else if (s.idle.npidle > 0 && s.idle.nmspinning() == 0) {
       s.idle.wakep(); // all Ps busy otherwise: their Ms look at the heaps before they park
     }
   }
 
-  /** A cancel: counted, and noted as a zombie in {@code h}, the heap that holds it (or null). */
-  void cancelled(TimerHeap h) {
-    cancelled.increment();
+  /**
+   * A cancel: a zombie of {@code h}, the heap that holds it (which counts it), or, for a task in
+   * no heap (running, queued, due at once), counted here.
+   */
+  void cancelled(TimerHeap h, boolean elsewhere) {
     if (h != null) {
       h.noteCancelled();
+    } else if (elsewhere) {
+      cancelledElsewhere.increment();
     }
     if (s.runState >= Scheduler.SHUTDOWN) {
       tidyAfterCancel();
@@ -250,7 +259,7 @@ final class Timers {
       // Never more than the ring has room for: an overflow would send older timers to the
       // global queue behind newer ones. The rest stay due in the heap for the next round.
       int max = Math.min(BATCH, pp.runq.room());
-      if (max == 0 || !h.lock.tryLock()) {
+      if (max == 0 || !h.tryLock()) {
         break;
       }
       try {
@@ -262,7 +271,7 @@ final class Timers {
           batch[k++] = t;
         }
       } finally {
-        h.lock.unlock();
+        h.unlock();
       }
       for (int i = 0; i < k; i++) {
         G g = new G();
@@ -353,11 +362,11 @@ final class Timers {
     long min = NONE;
     for (P p : s.procs.all) {
       TimerHeap h = p.timers;
-      if (h.zombies() != 0 && h.nextWhen() != NONE && h.lock.tryLock()) {
+      if (h.zombies() != 0 && h.nextWhen() != NONE && h.tryLock()) {
         try {
           h.cleanHeadLocked();
         } finally {
-          h.lock.unlock();
+          h.unlock();
         }
       }
       min = Math.min(min, h.nextWhen());
@@ -458,28 +467,29 @@ final class Timers {
    * moveTimers); kicks the sleeper, whose scan may have missed them. Lock held.
    */
   void moveLocked(P from) {
-    if (from.timers.size() == 0) {
-      return;
-    }
     Procs procs = s.procs;
     P to = procs.all[from.id % procs.all.length];
     if (to == from) {
       return;
     }
     List<ScheduledTask<?>> moved = new ArrayList<>();
-    from.timers.lock.lock();
+    from.timers.lock();
     try {
       from.timers.drainLocked(moved);
+      cancelledElsewhere.add(from.timers.takeCancelledCountLocked()); // stats sum live Ps only
     } finally {
-      from.timers.lock.unlock();
+      from.timers.unlock();
     }
-    to.timers.lock.lock();
+    if (moved.isEmpty()) {
+      return;
+    }
+    to.timers.lock();
     try {
       for (ScheduledTask<?> t : moved) {
         to.timers.addLocked(t);
       }
     } finally {
-      to.timers.lock.unlock();
+      to.timers.unlock();
     }
     VarHandle.fullFence(); // Dekker F as for an add
     kicked = true;
@@ -510,11 +520,11 @@ final class Timers {
   }
 
   private void cancelPeriodic(TimerHeap h) {
-    h.lock.lock();
+    h.lock();
     try {
-      cancelled.add(h.cancelPeriodicLocked());
+      h.cancelPeriodicLocked(); // counted by the heap as it removes them
     } finally {
-      h.lock.unlock();
+      h.unlock();
     }
   }
 
@@ -531,11 +541,11 @@ final class Timers {
   }
 
   private static void drain(TimerHeap h, List<ScheduledTask<?>> out) {
-    h.lock.lock();
+    h.lock();
     try {
       h.drainLocked(out);
     } finally {
-      h.lock.unlock();
+      h.unlock();
     }
   }
 
@@ -546,17 +556,25 @@ final class Timers {
       if (h.size() == 0) {
         continue;
       }
-      h.lock.lock();
+      h.lock();
       try {
         h.compactLocked();
         if (h.size() != 0) {
           return true;
         }
       } finally {
-        h.lock.unlock();
+        h.unlock();
       }
     }
     return false;
+  }
+
+  long cancelledCount() {
+    long n = cancelledElsewhere.sum();
+    for (P p : s.procs.all) {
+      n += p.timers.cancelledCount();
+    }
+    return n;
   }
 
   int pending() {
