@@ -270,7 +270,7 @@ final class Idle extends IdlePad2 {
         }
         if (ready == null) {
           mput(m);
-          timerSleeper = s.timers.claimSleeperLocked(m);
+          timerSleeper = s.timers.sleeper.claimSleeperLocked(m);
         }
       } finally {
         s.lock.unlock();
@@ -283,8 +283,8 @@ final class Idle extends IdlePad2 {
       }
       s.counters.parks.increment();
       ParkEvent park = Jfr.on ? Jfr.parkBegin(s, m) : null;
-      int how = timerSleeper ? s.timers.sleep(m) : Timers.IDLE;
-      if (how == Timers.DUE) { // off the idle list, with an idle P for the due timers
+      int how = timerSleeper ? s.timers.sleeper.sleep(m) : TimerSleeper.IDLE;
+      if (how == TimerSleeper.DUE) { // off the idle list, with an idle P for the due timers
         if (park != null) {
           Jfr.parkEnd(park);
         }
@@ -296,7 +296,7 @@ final class Idle extends IdlePad2 {
         m.timerWake = false;
         continue;
       }
-      while (how == Timers.IDLE && !m.sleep(s.config.keepAliveNanos())) {
+      while (how == TimerSleeper.IDLE && !m.sleep(s.config.keepAliveNanos())) {
         s.lock.lock();
         try {
           if (m.onIdleList && s.threads.mcount > s.gomaxprocs) {

@@ -81,7 +81,7 @@ final class M implements Runnable {
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
 
-  /** Took a P for due timers (Timers#sleep): findRunnable runs every P's due timers first. */
+  /** Took a P for due timers (TimerSleeper#sleep): findRunnable runs every P's due timers first. */
   boolean timerWake;
 
   /** Timers#runDue's scratch batch, allocated on first use (owner only). */
@@ -213,7 +213,7 @@ final class M implements Runnable {
    * kick.kicked} is set (an adder's unpark follows its write, so a kick is never slept through),
    * and skips the idle spin (it is about to sleep for a deadline, not for a hand-off).
    */
-  boolean sleep(long timeoutNanos, Timers kick) {
+  boolean sleep(long timeoutNanos, TimerSleeper kick) {
     // Spin on the note for a few microseconds before parking (as ForkJoinPool's deactivate
     // does): a wake-up that comes meanwhile costs the waker no unpark and us no park, which on
     // the JVM is the difference between ~1 us and 10-50 us of wake-up latency.

@@ -31,7 +31,9 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / stealWork / execute); {@link
  * Syscall} (entersyscall / exitsyscall); {@link Sysmon} and {@link Retake}; {@link Resize}
  * (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link Lifecycle} (shutdown,
- * tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget).
+ * tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link Timers},
+ * {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask} (p.timers, checkTimers,
+ * pollUntil).
  *
  * <h2>Implementation overview</h2>
  *
@@ -83,6 +85,12 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  *       M#sleep: CAS the note to PARKED, then park; a waker that sees PARKED unparks.
  *   <li>sysmon's deep sleep is decided and ended under the lock (Sysmon#maySleep,
  *       Sysmon#wakeIfWaiting); Ms read {@code Sysmon.waiting} racily and recheck under it.
+ *   <li>Timer add vs the timer sleeper. {@link Timers#add}: the heap write (nextWhen), then
+ *       {@link Timers#added}'s fence, then read {@code TimerSleeper.until} and kick if it is
+ *       later. {@link TimerSleeper#publish}: write {@code until}, fence, re-read every heap. With
+ *       no sleeper: the adder reads npidle (wakep) against stopm's npidle++, fence, heap reads in
+ *       {@link TimerSleeper#claimSleeperLocked}. A timer add vs shutdown, and vs a retire or
+ *       retake of its P, is settled by the heap lock (Timers#add's comment).
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's

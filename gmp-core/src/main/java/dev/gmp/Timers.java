@@ -1,11 +1,9 @@
 package dev.gmp;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Timers without a timer thread (Go's runtime/time.go and its hooks in proc.go): every P owns a
@@ -20,12 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * starts a spinner (Go's sysmon startm for timers).
  *
  * <p><b>Dekker pair F</b> (timer add vs the sleeper): the adder writes the heap (its nextWhen),
- * full fence, reads {@link #sleepUntil} and kicks the sleeper if its deadline is earlier ({@link
- * #added}); the sleeper writes sleepUntil, full fence, re-reads every heap and sleeps no longer
- * than what it saw ({@link #publish}). So either the sleeper sees the new timer, or the adder sees
- * the sleeper's later deadline and kicks it. With no sleeper (sleepUntil NONE) the adder starts a
- * spinner through wakep if a P is idle; an M about to park fences after its npidle++ and reads
- * the heaps before it declines the sleeper role ({@link #claimSleeperLocked}), the other half.
+ * full fence, reads the sleeper's deadline and kicks it if that is later ({@link #added}); the
+ * sleeper publishes its deadline, full fence, re-reads every heap (TimerSleeper#publish). The
+ * sleeper's side and the no-sleeper case are described in {@link TimerSleeper}.
  */
 final class Timers {
   /** "No timer": larger than every deadline. */
@@ -34,49 +29,20 @@ final class Timers {
   /** The timer clock's zero, so that deadlines are non-negative and compare with {@code <}. */
   private static final long ORIGIN = System.nanoTime();
 
-  /**
-   * The sleeper parks until this long before the deadline and spins the rest: parkNanos on
-   * Linux overshoots by the timer slack (50 us by default; p50 71 us measured for 1 ms parks,
-   * 2 cores, JDK 25), which would be every timer's lateness. 0 turns the spin off.
-   */
-  static final long SPIN_AHEAD_NANOS = Long.getLong("gmp.timerSpinAheadNanos", 80_000);
-
   /** Scratch size for firing: due timers are moved out in batches of this many. */
   private static final int BATCH = 32;
-
-  private static final VarHandle SLEEP_UNTIL;
-
-  static {
-    try {
-      SLEEP_UNTIL = MethodHandles.lookup().findVarHandle(Timers.class, "sleepUntil", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  static final int WOKEN = 0;
-  static final int DUE = 1;
-  static final int IDLE = 2;
 
   private final Scheduler s;
   final LongAdder fired = new LongAdder();
   /** Cancels of tasks in no heap, and the counts of heaps that were retired (moveLocked). */
   final LongAdder cancelledElsewhere = new LongAdder();
 
-  /** The M sleeping for the earliest timer, or null. Written under the scheduler lock. */
-  volatile M sleeper;
-
-  /**
-   * The sleeper's deadline (NONE: no sleeper). Dekker F, the sleeper's word: written by publish
-   * (release + full fence) and, with the role, under the scheduler lock; read volatile by adders.
-   */
-  volatile long sleepUntil = NONE;
-
-  /** Set by an adder whose timer is earlier than the sleeper's deadline; cleared by the sleeper. */
-  volatile boolean kicked;
+  /** The one idle M that sleeps for the earliest deadline (Go's netpoll block with pollUntil). */
+  final TimerSleeper sleeper;
 
   Timers(Scheduler s) {
     this.s = s;
+    this.sleeper = new TimerSleeper(s, this);
   }
 
   static long now() {
@@ -164,24 +130,9 @@ final class Timers {
 
   /** Dekker F, the adder's side: the heap write above, fence, then the sleeper's deadline. */
   void added(long when) {
-    VarHandle.fullFence(); // StoreLoad: nextWhen (written under the heap lock) before sleepUntil
-    if (when < sleepUntil) {
-      kick();
-    }
-  }
-
-  /**
-   * Wakes the sleeper to look again; with none, starts a spinner that will become one. With no
-   * sleeper the flag is not needed: an M that claims the role after we read {@code sleeper}
-   * re-reads the heaps after our fenced add.
-   */
-  private void kick() {
-    M sl = sleeper;
-    if (sl != null) {
-      kicked = true; // volatile: the sleeper clears it before each publish, checks it around parks
-      LockSupport.unpark(sl.runner);
-    } else if (s.idle.npidle > 0 && s.idle.nmspinning() == 0) {
-      s.idle.wakep(); // all Ps busy otherwise: their Ms look at the heaps before they park
+    VarHandle.fullFence(); // StoreLoad: nextWhen (written under the heap lock) before until
+    if (when < sleeper.until) {
+      sleeper.kick();
     }
   }
 
@@ -310,7 +261,7 @@ final class Timers {
     return 1;
   }
 
-  // ---------------------------------------------------------------- the sleeper
+  // ---------------------------------------------------------------- for the sleeper
 
   /** The earliest deadline over every live P's heap, read without locks. */
   long earliestRacy() {
@@ -319,145 +270,6 @@ final class Timers {
       min = Math.min(min, p.timers.nextWhen());
     }
     return min;
-  }
-
-  /**
-   * stopm, lock held, m just put on the idle list: m becomes the sleeper if there is none and
-   * some timer is pending. The fence orders our npidle++ (pidleput) before the heap reads: Dekker
-   * F's other half, against an adder that found no sleeper and read npidle.
-   */
-  boolean claimSleeperLocked(M m) {
-    if (sleeper != null) {
-      return false;
-    }
-    VarHandle.fullFence(); // StoreLoad: npidle++ before reading the heaps
-    if (earliestRacy() == NONE) {
-      return false;
-    }
-    sleeper = m;
-    return true;
-  }
-
-  /**
-   * Dekker F, the sleeper's side: publish a deadline, fence, re-read; repeat until stable.
-   * Package-private for gmp-stress's TimerAddVsSleeperStress.
-   */
-  long publish() {
-    long e = earliestClean();
-    for (; ; ) {
-      SLEEP_UNTIL.setRelease(this, e); // the StoreLoad is the fence below
-      if (!Mutations.TIMER_SLEEPER_NO_FENCE) {
-        VarHandle.fullFence(); // StoreLoad: sleepUntil before re-reading the heaps
-      }
-      long e2 = earliestRacy();
-      if (e2 >= e) {
-        return e;
-      }
-      e = e2;
-    }
-  }
-
-  /** earliestRacy, first dropping cancelled heads (tryLock) so we do not wake for them. */
-  private long earliestClean() {
-    long min = NONE;
-    for (P p : s.procs.all) {
-      TimerHeap h = p.timers;
-      if (h.zombies() != 0 && h.nextWhen() != NONE && h.tryLock()) {
-        try {
-          h.cleanHeadLocked();
-        } finally {
-          h.unlock();
-        }
-      }
-      min = Math.min(min, h.nextWhen());
-    }
-    return min;
-  }
-
-  /**
-   * The sleeper's wait (stopm): until the earliest deadline, woken early by a kick. Returns WOKEN
-   * (the note was consumed: a startm handed m a P, or it must exit), DUE (m.nextp holds an idle P
-   * for the due timers; m.timerWake set) or IDLE (no longer the sleeper: wait on the note as any
-   * idle M).
-   */
-  int sleep(M m) {
-    for (; ; ) {
-      kicked = false; // before publish: a later kick is either seen by publish or sets it again
-      long until = publish();
-      if (until == NONE) {
-        vacate(m, false);
-        return IDLE;
-      }
-      long left = until - now();
-      if (left > SPIN_AHEAD_NANOS) {
-        if (m.sleep(left - SPIN_AHEAD_NANOS, this)) {
-          vacate(m, true);
-          return WOKEN;
-        }
-        continue; // timeout or kick: look again
-      }
-      while (left > 0 && !kicked) {
-        if (m.pollWoken()) {
-          vacate(m, true);
-          return WOKEN;
-        }
-        Thread.onSpinWait();
-        left = until - now();
-      }
-      if (left > 0) {
-        continue; // kicked
-      }
-      int r = takeP(m);
-      if (r == DUE) {
-        return DUE;
-      }
-      return r;
-    }
-  }
-
-  /** A deadline passed: take an idle P for it (m leaves the idle list), or give the role up. */
-  private int takeP(M m) {
-    boolean claimed = false;
-    s.lock.lock();
-    try {
-      if (sleeper == m) {
-        sleeper = null;
-        sleepUntil = NONE;
-      }
-      if (!m.onIdleList) {
-        claimed = true; // a startm took us: its note wake-up follows
-      } else {
-        P pp = s.idle.pidleget();
-        if (pp == null) {
-          return IDLE; // every P busy: their Ms look at the heaps before they park
-        }
-        s.idle.mremove(m);
-        m.nextp = pp;
-        m.timerWake = true;
-        return DUE;
-      }
-    } finally {
-      s.lock.unlock();
-    }
-    if (claimed && earliestRacy() != NONE && s.idle.npidle > 0) {
-      s.idle.wakep(); // we will run with a P: another M takes the sleeper role
-    }
-    return IDLE;
-  }
-
-  private void vacate(M m, boolean handOn) {
-    s.lock.lock();
-    try {
-      if (sleeper == m) {
-        sleeper = null;
-        sleepUntil = NONE;
-      }
-    } finally {
-      s.lock.unlock();
-    }
-    if (handOn && earliestRacy() != NONE && s.idle.npidle > 0 && s.runState < Scheduler.TIDYING) {
-      s.idle.wakep(); // woken for work: another M takes the sleeper role
-    }
   }
 
   // ---------------------------------------------------------------- moving, shutdown, stats
@@ -492,11 +304,7 @@ final class Timers {
       to.timers.unlock();
     }
     VarHandle.fullFence(); // Dekker F as for an add
-    kicked = true;
-    M sl = sleeper;
-    if (sl != null) {
-      LockSupport.unpark(sl.runner);
-    }
+    sleeper.kickHolder(); // not wakep: we hold the scheduler lock; sysmon covers no sleeper
   }
 
   /** An adder found its P retired or retaken after adding: move that P's timers to a live one. */

@@ -16,7 +16,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 /**
  * Dekker pair F (Timers), on the production code. M2 is the timer sleeper, about to sleep: its
  * last deadline (EARLY0) has fired, P2's heap holds a LATE timer, and it publishes its new
- * deadline and re-reads the heaps (Timers.publish). Meanwhile M1, running on P1, adds an EARLY
+ * deadline and re-reads the heaps (TimerSleeper.publish). Meanwhile M1, running on P1, adds an EARLY
  * timer (Timers.add: heap write, fence, read of the sleeper's deadline, kick if it is later).
  * Either the sleeper's re-read sees EARLY, or the adder sees the published LATE and kicks.
  * Forbidden: the sleeper would sleep until LATE and nobody kicked it (the EARLY timer fires late
@@ -43,8 +43,8 @@ public class TimerAddVsSleeperStress {
 
   {
     m2.p.timers.addLocked(new ScheduledTask<>(s, () -> {}, null, LATE, 0));
-    s.timers.sleeper = m2;
-    s.timers.sleepUntil = EARLY0; // the deadline of its previous round
+    s.timers.sleeper.holder = m2;
+    s.timers.sleeper.until = EARLY0; // the deadline of its previous round
   }
 
   @Actor
@@ -54,8 +54,8 @@ public class TimerAddVsSleeperStress {
 
   @Actor
   public void sleeperPublishesItsDeadline() {
-    s.timers.kicked = false; // as Timers.sleep does before each publish
-    until = s.timers.publish();
+    s.timers.sleeper.kicked = false; // as Timers.sleep does before each publish
+    until = s.timers.sleeper.publish();
   }
 
   @Arbiter
@@ -63,7 +63,7 @@ public class TimerAddVsSleeperStress {
     if (until == EARLY) {
       r.r1 = "saw EARLY";
     } else if (until == LATE) {
-      r.r1 = s.timers.kicked ? "LATE, kicked" : "LATE, not kicked";
+      r.r1 = s.timers.sleeper.kicked ? "LATE, kicked" : "LATE, not kicked";
     } else {
       r.r1 = "odd until=" + until;
     }

@@ -1,0 +1,226 @@
+package dev.gmp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The timer sleeper (Go's M blocked in netpoll until {@code pollUntil}): among the idle Ms, at
+ * most one parks with a deadline, the earliest over every P's timer heap; the others park
+ * untimed, so one M wakes per deadline, not all of them. On waking it takes an idle P and runs
+ * every P's due timers first ({@code M.timerWake}); woken for work instead, it gives the role up
+ * and, with timers pending, starts a spinner that will take it over.
+ *
+ * <p><b>Dekker pair F</b>, this side: {@link #publish} writes {@link #until}, full fence, re-reads
+ * every heap, repeating until the re-read finds nothing earlier; an adder writes its heap, fence,
+ * reads {@code until} and kicks if its timer is earlier (Timers#added). The kick is {@link
+ * #kicked} plus an unpark: cleared before each publish, checked by M.sleep before and after every
+ * park, so it is never slept through. With no sleeper the pair runs through npidle: an adder that
+ * finds none reads npidle and calls wakep; an M about to park fences after its npidle++ and reads
+ * the heaps before it declines the role ({@link #claimSleeperLocked}).
+ */
+final class TimerSleeper {
+  /**
+   * The sleeper parks until this long before the deadline and spins the rest: parkNanos on
+   * Linux overshoots by the timer slack (50 us by default; p50 71 us measured for 1 ms parks,
+   * 2 cores, JDK 25), which would be every timer's lateness. 0 turns the spin off.
+   */
+  static final long SPIN_AHEAD_NANOS = Long.getLong("gmp.timerSpinAheadNanos", 80_000);
+
+  private static final VarHandle UNTIL;
+
+  static {
+    try {
+      UNTIL = MethodHandles.lookup().findVarHandle(TimerSleeper.class, "until", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  static final int WOKEN = 0;
+  static final int DUE = 1;
+  static final int IDLE = 2;
+
+  private final Scheduler s;
+  private final Timers timers;
+
+  /** The M holding the role, or null. Written under the scheduler lock. */
+  volatile M holder;
+
+  /**
+   * The holder's deadline (NONE: no sleeper). Dekker F, the sleeper's word: written by publish
+   * (release + full fence) and, with the role, under the scheduler lock; read volatile by adders.
+   */
+  volatile long until = Timers.NONE;
+
+  /** Set by an adder whose timer is earlier than the deadline; cleared by the sleeper. */
+  volatile boolean kicked;
+
+  TimerSleeper(Scheduler s, Timers timers) {
+    this.s = s;
+    this.timers = timers;
+  }
+
+  /**
+   * Wakes the sleeper to look again; with none, starts a spinner that will become one. With no
+   * sleeper the flag is not needed: an M that claims the role after we read {@code holder}
+   * re-reads the heaps after our fenced add.
+   */
+  void kick() {
+    M sl = holder;
+    if (sl != null) {
+      kicked = true; // volatile: the sleeper clears it before each publish, checks it around parks
+      LockSupport.unpark(sl.runner);
+    } else if (s.idle.npidle > 0 && s.idle.nmspinning() == 0) {
+      s.idle.wakep(); // all Ps busy otherwise: their Ms look at the heaps before they park
+    }
+  }
+
+  /** After a move of timers (scheduler lock held): kick the holder, if any, to look again. */
+  void kickHolder() {
+    M sl = holder;
+    if (sl != null) {
+      kicked = true; // volatile, as in kick
+      LockSupport.unpark(sl.runner);
+    }
+  }
+
+  /**
+   * stopm, lock held, m just put on the idle list: m becomes the sleeper if there is none and
+   * some timer is pending. The fence orders our npidle++ (pidleput) before the heap reads: Dekker
+   * F's other half, against an adder that found no sleeper and read npidle.
+   */
+  boolean claimSleeperLocked(M m) {
+    if (holder != null) {
+      return false;
+    }
+    VarHandle.fullFence(); // StoreLoad: npidle++ before reading the heaps
+    if (timers.earliestRacy() == Timers.NONE) {
+      return false;
+    }
+    holder = m;
+    return true;
+  }
+
+  /**
+   * Dekker F, the sleeper's side: publish a deadline, fence, re-read; repeat until stable.
+   * Package-private for gmp-stress's TimerAddVsSleeperStress.
+   */
+  long publish() {
+    long e = earliestClean();
+    for (; ; ) {
+      UNTIL.setRelease(this, e); // the StoreLoad is the fence below
+      if (!Mutations.TIMER_SLEEPER_NO_FENCE) {
+        VarHandle.fullFence(); // StoreLoad: until before re-reading the heaps
+      }
+      long e2 = timers.earliestRacy();
+      if (e2 >= e) {
+        return e;
+      }
+      e = e2;
+    }
+  }
+
+  /** earliestRacy, first dropping cancelled heads (tryLock) so we do not wake for them. */
+  private long earliestClean() {
+    long min = Timers.NONE;
+    for (P p : s.procs.all) {
+      TimerHeap h = p.timers;
+      if (h.zombies() != 0 && h.nextWhen() != Timers.NONE && h.tryLock()) {
+        try {
+          h.cleanHeadLocked();
+        } finally {
+          h.unlock();
+        }
+      }
+      min = Math.min(min, h.nextWhen());
+    }
+    return min;
+  }
+
+  /**
+   * The sleeper's wait (stopm): until the earliest deadline, woken early by a kick. Returns WOKEN
+   * (the note was consumed: a startm handed m a P, or it must exit), DUE (m.nextp holds an idle P
+   * for the due timers; m.timerWake set) or IDLE (no longer the sleeper: wait on the note as any
+   * idle M).
+   */
+  int sleep(M m) {
+    for (; ; ) {
+      kicked = false; // before publish: a later kick is either seen by publish or sets it again
+      long until = publish();
+      if (until == Timers.NONE) {
+        vacate(m, false);
+        return IDLE;
+      }
+      long left = until - Timers.now();
+      if (left > SPIN_AHEAD_NANOS) {
+        if (m.sleep(left - SPIN_AHEAD_NANOS, this)) {
+          vacate(m, true);
+          return WOKEN;
+        }
+        continue; // timeout or kick: look again
+      }
+      while (left > 0 && !kicked) {
+        if (m.pollWoken()) {
+          vacate(m, true);
+          return WOKEN;
+        }
+        Thread.onSpinWait();
+        left = until - Timers.now();
+      }
+      if (left > 0) {
+        continue; // kicked
+      }
+      int r = takeP(m);
+      if (r == DUE) {
+        return DUE;
+      }
+      return r;
+    }
+  }
+
+  /** A deadline passed: take an idle P for it (m leaves the idle list), or give the role up. */
+  private int takeP(M m) {
+    boolean claimed = false;
+    s.lock.lock();
+    try {
+      if (holder == m) {
+        holder = null;
+        until = Timers.NONE;
+      }
+      if (!m.onIdleList) {
+        claimed = true; // a startm took us: its note wake-up follows
+      } else {
+        P pp = s.idle.pidleget();
+        if (pp == null) {
+          return IDLE; // every P busy: their Ms look at the heaps before they park
+        }
+        s.idle.mremove(m);
+        m.nextp = pp;
+        m.timerWake = true;
+        return DUE;
+      }
+    } finally {
+      s.lock.unlock();
+    }
+    if (claimed && timers.earliestRacy() != Timers.NONE && s.idle.npidle > 0) {
+      s.idle.wakep(); // we will run with a P: another M takes the sleeper role
+    }
+    return IDLE;
+  }
+
+  private void vacate(M m, boolean handOn) {
+    s.lock.lock();
+    try {
+      if (holder == m) {
+        holder = null;
+        until = Timers.NONE;
+      }
+    } finally {
+      s.lock.unlock();
+    }
+    if (handOn && timers.earliestRacy() != Timers.NONE && s.idle.npidle > 0 && s.runState < Scheduler.TIDYING) {
+      s.idle.wakep(); // woken for work: another M takes the sleeper role
+    }
+  }
+}
