@@ -10,8 +10,8 @@ import java.util.Map;
  *
  * <pre>
  * SCHED app: state=running gomaxprocs=2 idleprocs=0 threads=3 spinningthreads=0 idlethreads=0 runqueue=1 [2 0]
- * P0: status=running m=M1 runqsize=2 runnext=G18 schedtick=41 syscalltick=0
- * P1: status=syscall m=M2 runqsize=0 runnext=- schedtick=7 syscalltick=3
+ * P0: status=running m=M1 runqsize=2 runnext=G18 schedtick=41 syscalltick=0 timers=3
+ * P1: status=syscall m=M2 runqsize=0 runnext=- schedtick=7 syscalltick=3 timers=0
  * M1: thread=app-m1 state=RUNNABLE p=P0 curg=G17 spinning=false spare=false idle=false
  * M2: thread=app-m2 state=TIMED_WAITING p=P1 curg=G12 spinning=false spare=false idle=false
  * G17: status=running for=12.0ms m=M1 p=P0 task=com.example.Work
@@ -72,6 +72,7 @@ final class Dump {
           .append(" runnext=").append(next == null ? "-" : "G" + next.goid)
           .append(" schedtick=").append(pp.schedtick())
           .append(" syscalltick=").append(pp.syscalltick())
+          .append(" timers=").append(pp.timers.live())
           .append(pp.preempt() ? " preempt=true" : "")
           .append('\n');
     }

@@ -480,6 +480,17 @@ class ScheduledExecutorTest {
   }
 
   @Test
+  void theDumpShowsEachProcessorsPendingTimers() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = c.ex();
+      ScheduledFuture<?> f = ex.submit(() -> ex.schedule(NOOP, 1, TimeUnit.HOURS)).get();
+      assertTrue(ex.dump().contains(" timers=1"), ex.dump());
+      f.cancel(false);
+      assertTrue(ex.dump().contains(" timers=0"), ex.dump());
+    }
+  }
+
+  @Test
   void statsCountPendingFiredAndCancelledTimers() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
       GmpExecutor ex = c.ex();
