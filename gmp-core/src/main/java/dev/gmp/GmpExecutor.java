@@ -5,10 +5,7 @@ import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
@@ -25,24 +22,18 @@ import java.util.function.UnaryOperator;
  * time slice. From any other thread it goes to the global queue. See README.md and
  * docs/design.md.
  *
- * <p>As a {@link ScheduledExecutorService} it follows ScheduledThreadPoolExecutor's semantics
+ * <p>As a {@link java.util.concurrent.ScheduledExecutorService} it follows ScheduledThreadPoolExecutor's semantics
  * and default policies (after {@code shutdown()} delayed one-shot tasks still run and periodic
  * ones are cancelled; {@code shutdownNow()} returns pending delayed tasks too), with Go's timers:
  * each processor owns a 4-ary timer heap, the scheduling loop runs the due ones, and an idle
  * worker sleeps only until the earliest; there is no timer thread. A cancelled timer releases its
  * task at once and its heap entry soon after.
  */
-public final class GmpExecutor extends AbstractExecutorService
-    implements ScheduledExecutorService {
+public final class GmpExecutor extends ScheduledExecutorSupport {
   /** One cleaner thread for all executors, started with the first one. */
   private static final class CleanerHolder {
     static final Cleaner CLEANER = Cleaner.create();
   }
-
-  final Scheduler sched;
-
-  /** Builder#taskDecorator, or null: execute's only extra cost when unset is this null check. */
-  private final UnaryOperator<Runnable> decorator;
 
   private GmpExecutor(Config config) {
     this(config, true);
@@ -50,9 +41,8 @@ public final class GmpExecutor extends AbstractExecutorService
 
   /** With {@code withSysmon} false (tests only): no sysmon thread, to prove a path needs none. */
   GmpExecutor(Config config, boolean withSysmon) {
-    Scheduler s = new Scheduler(config, withSysmon);
-    this.sched = s;
-    this.decorator = config.taskDecorator();
+    super(new Scheduler(config, withSysmon), config.taskDecorator());
+    Scheduler s = sched;
     // Nothing the threads reach refers to this object strongly (the scheduler has only this weak
     // reference, for current()), so an executor dropped without shutdown() is collected and its
     // scheduler shut down: queued tasks still run, then every thread exits.
@@ -159,81 +149,6 @@ public final class GmpExecutor extends AbstractExecutorService
       task = decorate(d, task); // before anything is queued: a throwing decorator leaves no trace
     }
     sched.submit(task);
-  }
-
-  private static Runnable decorate(UnaryOperator<Runnable> d, Runnable task) {
-    Runnable r = d.apply(task);
-    if (r == null) {
-      throw new NullPointerException("taskDecorator returned null for " + task);
-    }
-    return r;
-  }
-
-  /**
-   * Runs {@code command} once after {@code delay} (at once if {@code delay <= 0}). From one of
-   * this executor's tasks the timer goes on that processor's heap.
-   *
-   * @throws NullPointerException if command or unit is null
-   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
-   */
-  @Override
-  public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-    Runnable r = checked(command, unit);
-    long d = unit.toNanos(delay);
-    return sched.timers.schedule(new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), 0), d);
-  }
-
-  /** As {@link #schedule(Runnable, long, TimeUnit)}, for a value-returning task. */
-  @Override
-  public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
-    Objects.requireNonNull(callable, "callable");
-    Objects.requireNonNull(unit, "unit");
-    long d = unit.toNanos(delay);
-    return sched.timers.schedule(new ScheduledTask<>(sched, callable, Timers.deadline(d)), d);
-  }
-
-  /**
-   * Runs {@code command} after {@code initialDelay}, then every {@code period} counted from the
-   * first run's scheduled time (a late run does not shift later ones; runs never overlap). A run
-   * that throws ends the repetition and completes the future with its exception.
-   *
-   * @throws IllegalArgumentException if period &lt;= 0
-   */
-  @Override
-  public ScheduledFuture<?> scheduleAtFixedRate(
-      Runnable command, long initialDelay, long period, TimeUnit unit) {
-    Runnable r = checked(command, unit);
-    if (period <= 0) {
-      throw new IllegalArgumentException("period must be > 0, was " + period);
-    }
-    long d = unit.toNanos(initialDelay);
-    return sched.timers.schedule(
-        new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), unit.toNanos(period)), d);
-  }
-
-  /**
-   * Runs {@code command} after {@code initialDelay}, then again {@code delay} after each run
-   * ends. A run that throws ends the repetition and completes the future with its exception.
-   *
-   * @throws IllegalArgumentException if delay &lt;= 0
-   */
-  @Override
-  public ScheduledFuture<?> scheduleWithFixedDelay(
-      Runnable command, long initialDelay, long delay, TimeUnit unit) {
-    Runnable r = checked(command, unit);
-    if (delay <= 0) {
-      throw new IllegalArgumentException("delay must be > 0, was " + delay);
-    }
-    long d = unit.toNanos(initialDelay);
-    return sched.timers.schedule(
-        new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), -unit.toNanos(delay)), d);
-  }
-
-  private Runnable checked(Runnable command, TimeUnit unit) {
-    Objects.requireNonNull(command, "command");
-    Objects.requireNonNull(unit, "unit");
-    UnaryOperator<Runnable> d = decorator;
-    return d == null ? command : decorate(d, command);
   }
 
   @Override
