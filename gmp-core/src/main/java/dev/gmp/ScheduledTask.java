@@ -43,8 +43,11 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
 
   private final long period;
 
-  /** Tie-break for equal deadlines within one heap (FIFO); set by TimerHeap under its lock. */
-  long seq;
+  /**
+   * Tie-break for equal deadlines within one heap (FIFO); set by TimerHeap under its lock. An int
+   * (compared by difference, so it may wrap): with it a timer is as small as STPE's task.
+   */
+  int seq;
 
   /**
    * The heap holding it, or null; written under that heap's lock, read racily by cancel, which
@@ -86,7 +89,7 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     }
     if (other instanceof ScheduledTask<?> t) {
       int c = Long.compare(when, t.when);
-      return c != 0 ? c : Long.compare(seq, t.seq);
+      return c != 0 ? c : Integer.signum(seq - t.seq);
     }
     return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
   }

@@ -64,7 +64,7 @@ final class TimerHeap {
   private volatile int zombies;
 
   private ScheduledTask<?>[] a = new ScheduledTask<?>[8];
-  private long seq;
+  private int seq;
 
   /** Acquire: pairs with the release writes under the lock; a hint for lock-free readers. */
   long nextWhen() {
@@ -123,7 +123,7 @@ final class TimerHeap {
   void addLocked(ScheduledTask<?> t) {
     int n = size;
     if (n == a.length) {
-      a = Arrays.copyOf(a, n * 2);
+      a = Arrays.copyOf(a, n + (n >> 1) + 1); // 1.5x, as STPE's queue: memory per timer on par
     }
     t.seq = seq++;
     t.heap = this;
@@ -283,7 +283,7 @@ final class TimerHeap {
   }
 
   private static boolean less(ScheduledTask<?> x, ScheduledTask<?> y) {
-    return x.when < y.when || (x.when == y.when && x.seq < y.seq);
+    return x.when < y.when || (x.when == y.when && x.seq - y.seq < 0); // wraps safely
   }
 
   private void siftUp(int i, ScheduledTask<?> t) {
