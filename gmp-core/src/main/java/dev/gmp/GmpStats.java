@@ -15,8 +15,9 @@ package dev.gmp;
  * @param runnableTasks tasks queued anywhere (Go's /sched/goroutines/runnable)
  * @param runningTasks tasks running on an M (/sched/goroutines/running)
  * @param syscallTasks tasks inside {@link GmpExecutor#blocking} (Gsyscall; one M each)
- * @param waitingTasks tasks that sysmon found blocked without {@code blocking} and took the P
- *     from (Gwaiting)
+ * @param waitingTasks tasks in Gwaiting: those sysmon found blocked without {@code blocking} and
+ *     took the P from, plus this executor's parked virtual threads ({@code
+ *     parkedVirtualThreads})
  * @param completedTasks tasks that finished (normally or by throwing)
  * @param steals successful steals from another P's queue
  * @param parks times an M parked on the idle list
@@ -32,6 +33,11 @@ package dev.gmp;
  * @param threadsCreated worker threads (Ms) ever created
  * @param peakThreads the most worker threads alive at once; never more than parallelism +
  *     maxSpareThreads (the spare budget that bounds every hand-off, docs/design.md)
+ * @param virtualThreads virtual threads carried by this executor ({@link
+ *     GmpExecutor#virtualThreadBuilder}) that started and have not terminated
+ * @param parkedVirtualThreads of those, the ones neither queued nor running: parked, sleeping,
+ *     blocked on a monitor or waiting (Go's Gwaiting goroutines; counted in {@code
+ *     waitingTasks}). A mounted one that runs or blocks its carrier counts as running.
  */
 public record GmpStats(
     int parallelism,
@@ -56,4 +62,6 @@ public record GmpStats(
     int spareThreads,
     long sysmonWakeups,
     long threadsCreated,
-    int peakThreads) {}
+    int peakThreads,
+    int virtualThreads,
+    int parkedVirtualThreads) {}

@@ -83,6 +83,9 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  *       M#sleep: CAS the note to PARKED, then park; a waker that sees PARKED unparks.
  *   <li>sysmon's deep sleep is decided and ended under the lock (Sysmon#maySleep,
  *       Sysmon#wakeIfWaiting); Ms read {@code Sysmon.waiting} racily and recheck under it.
+ *   <li>Virtual-thread start vs shutdown. Carriers#admit: liveCount++ (atomic), then read
+ *       runState. Lifecycle#shutdown: write runState, then (lock) read liveCount in tryTidyLocked.
+ *       A start that reads a shut-down state settles under the lock (refused only once TIDYING).
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
@@ -146,6 +149,9 @@ final class Scheduler extends SchedulerPad1 {
   /** Written under the lock; volatile: submitters and Ms read it without (Dekker C). */
   volatile int runState = RUNNING;
 
+  /** The virtual-thread scheduler (Carriers#of, under the lock), or null until the first. */
+  volatile Carriers carriers;
+
   // Global free-G list (Go's sched.gFree), guarded by the lock; the count is a racy hint outside.
   G gFreeList;
   volatile int gFreeCount;
@@ -206,6 +212,15 @@ final class Scheduler extends SchedulerPad1 {
     if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected
       throw rejected(task);
     }
+    readyLocal(pp, task);
+  }
+
+  /**
+   * newproc / goready(next=true) on pp, whose owner is the calling thread (its M, or a virtual
+   * thread mounted on it), with no run-state check: a virtual thread's continuation is never
+   * rejected (Carriers).
+   */
+  void readyLocal(P pp, Runnable task) {
     G g = Switches.GFREE ? GFree.get(pp, this) : null;
     if (g == null) {
       g = new G();
@@ -267,6 +282,27 @@ final class Scheduler extends SchedulerPad1 {
     if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (idle.npidle > 0 && idle.nmspinning() == 0)) {
       idle.wakep();
     }
+  }
+
+  /**
+   * goready from any other thread, and Gosched: the injection side (or, when full, the locked
+   * path) and wakep, with no run-state check: a continuation is never rejected, and one can only
+   * come while a virtual thread of ours is alive, which keeps the executor from TIDYING (so Ms
+   * are there to run it). The wakep is unconditional for the reason given in submitExternal.
+   */
+  void readyExternal(Runnable task) {
+    G g = new G();
+    g.task = task;
+    g.setStatus(G.Grunnable);
+    if (!global.inject(g)) { // its CAS is the full barrier before wakep's reads (Dekker A)
+      lock.lock();
+      try {
+        global.putInjectedLocked(g); // bounded work under a lock no holder keeps while waiting
+      } finally {
+        lock.unlock();
+      }
+    }
+    idle.wakep();
   }
 
   /** submitExternal's locked path, when the injection side is full: ordered by the lock. */
