@@ -138,7 +138,7 @@ final class Carriers {
       G cur = m.curg();
       if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
         readiedLocal.increment();
-        s.readyLocal(pp, run);
+        s.readyLocal(pp, run, true); // an empty runnext wakes nobody: this M runs it next
         return;
       }
     }

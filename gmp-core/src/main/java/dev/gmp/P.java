@@ -86,6 +86,9 @@ final class P extends PPad1 {
   long sysmonMcompleted = -1;
   long sysmonMwhen;
 
+  /** The runnext G sysmon saw last round (Sysmon#wakeForQueuedWork). */
+  G sysmonRunnext;
+
   P(int id) {
     this.id = id;
   }

@@ -212,15 +212,17 @@ final class Scheduler extends SchedulerPad1 {
     if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected
       throw rejected(task);
     }
-    readyLocal(pp, task);
+    readyLocal(pp, task, false);
   }
 
   /**
    * newproc / goready(next=true) on pp, whose owner is the calling thread (its M, or a virtual
    * thread mounted on it), with no run-state check: a virtual thread's continuation is never
-   * rejected (Carriers).
+   * rejected (Carriers). With {@code lazyWake} (continuations), a G that took an empty runnext
+   * wakes nobody: this M runs it next (Tokio's LIFO slot rule); if this M's task runs on instead,
+   * sysmon retakes the P after a slice, or its fallback wakes a spinner (Sysmon#wakeForQueuedWork).
    */
-  void readyLocal(P pp, Runnable task) {
+  void readyLocal(P pp, Runnable task, boolean lazyWake) {
     G g = Switches.GFREE ? GFree.get(pp, this) : null;
     if (g == null) {
       g = new G();
@@ -228,12 +230,14 @@ final class Scheduler extends SchedulerPad1 {
     g.task = task;
     g.goid = pp.nextGoid(this);
     g.setStatus(G.Grunnable);
-    pp.runq.put(g, Switches.RUNNEXT, global);
+    boolean stealable = pp.runq.put(g, Switches.RUNNEXT, global);
     if (!Switches.RUNNEXT) {
       // Without runnext there is no atomic swap in put: make the StoreLoad explicit (Dekker A).
       VarHandle.fullFence();
     }
-    idle.wakep();
+    if (stealable || !lazyWake || Switches.VT_RUNNEXT_WAKE) {
+      idle.wakep();
+    }
   }
 
   /**

@@ -75,6 +75,28 @@ class VirtualThreadSchedulingTest {
     }
   }
 
+  /**
+   * A thread readied into an empty runnext wakes nobody (its P's M runs it next). If that M's
+   * task runs on instead and sysmon may not retake (no spare budget), sysmon's fallback wakes a
+   * spinner that steals it: at parallelism 2 it runs on the idle P while the first one hogs.
+   */
+  @Test
+  void aThreadLeftInRunnextBehindAHogIsStolen() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).maxSpareThreads(0).build();
+    try (var c = closer(ex)) {
+      CountDownLatch partnerRan = new CountDownLatch(1);
+      Thread hog = ex.virtualThreadBuilder().start(() -> {
+        ex.virtualThreadBuilder().start(partnerRan::countDown); // newproc: our runnext
+        while (partnerRan.getCount() != 0) {
+          Thread.onSpinWait(); // never yields: only another M can run the partner
+        }
+      });
+      await(partnerRan, "the partner, stolen from the hog's runnext");
+      join(hog);
+      assertEquals(1, carriers(ex).readiedLocal.sum(), "the start took runnext");
+    }
+  }
+
   @Test
   void threadYieldIsGoschedThroughTheGlobalQueue() throws Exception {
     GmpExecutor ex = GmpExecutor.create(1);
