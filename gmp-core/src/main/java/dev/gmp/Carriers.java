@@ -111,11 +111,11 @@ final class Carriers {
     if (kind == VirtualThreads.START) {
       admit(vt); // may refuse a start after termination, before anything is queued
     }
-    continuations.increment();
+    continuations.increment(); // LongAdder: a stats count (parked), no ordering needed
     try {
       ready(new Run(continuation, vt, this), kind);
     } catch (Throwable e) { // an OutOfMemoryError: the JDK retries a resumption, ends a start
-      continuations.decrement();
+      continuations.decrement(); // LongAdder: as above
       if (kind == VirtualThreads.START) {
         forget(vt);
       }
@@ -125,7 +125,7 @@ final class Carriers {
 
   private void ready(Run run, int kind) {
     if (kind == VirtualThreads.YIELD) {
-      yields.increment();
+      yields.increment(); // LongAdder: a count for tests and diagnosis
       s.readyExternal(run); // Gosched: globrunqput + wakep
       return;
     }
@@ -137,7 +137,7 @@ final class Carriers {
       P pp = m.p;
       G cur = m.curg();
       if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
-        readiedLocal.increment();
+        readiedLocal.increment(); // LongAdder: a count for tests and diagnosis
         s.readyLocal(pp, run, true); // an empty runnext wakes nobody: this M runs it next
         return;
       }
@@ -154,8 +154,8 @@ final class Carriers {
    * thread it may miss reads STOP here and is interrupted before it first runs.
    */
   private void admit(Thread vt) {
-    live.add(vt);
-    liveCount.incrementAndGet();
+    live.add(vt); // CHM: its CAS or bin lock publishes vt to interruptAll's iteration
+    liveCount.incrementAndGet(); // atomic RMW, a full barrier before the runState read (E)
     if (s.runState < Scheduler.SHUTDOWN) { // volatile read, after the RMW above
       return;
     }
@@ -186,7 +186,7 @@ final class Carriers {
 
   /** After each continuation run, on the M that ran it. */
   private void ran(Thread vt) {
-    continuations.decrement();
+    continuations.decrement(); // LongAdder: a stats count
     if (vt != null && VirtualThreads.isTerminated(vt)) {
       forget(vt); // its last run: the M will tidy when it idles its P, if shut down
     }

@@ -31,7 +31,8 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / stealWork / execute); {@link
  * Syscall} (entersyscall / exitsyscall); {@link Sysmon} and {@link Retake}; {@link Resize}
  * (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link Lifecycle} (shutdown,
- * tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget).
+ * tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link Carriers}
+ * (JDK virtual threads carried by the Ms) and {@link VirtualThreads} (the JDK-internal adapter).
  *
  * <h2>Implementation overview</h2>
  *
