@@ -48,6 +48,9 @@ final class Counters {
         }
       }
     }
+    Carriers vc = s.carriers;
+    int vthreads = vc == null ? 0 : (int) Math.min(Integer.MAX_VALUE, vc.liveCount());
+    int parked = vc == null ? 0 : vc.parked();
     Counters c = s.counters;
     int global = Math.max(0, s.global.size());
     return new GmpStats(
@@ -61,7 +64,7 @@ final class Counters {
         global + local,
         running,
         syscall,
-        waiting,
+        waiting + parked,
         completed,
         steals,
         c.parks.sum(),
@@ -76,6 +79,9 @@ final class Counters {
         s.threads.peak,
         s.timers.pending(),
         s.timers.fired.sum(),
-        s.timers.cancelledCount());
+        s.timers.cancelledCount(),
+
+        vthreads,
+        parked);
   }
 }

@@ -23,7 +23,9 @@ import java.util.Map;
  * {@code waiting} (sysmon found it blocked without {@code blocking} and took its P), {@code
  * runnable} (back from a blocking call, waiting for a P). {@code for=} is the time in the call for
  * {@code syscall}, and otherwise the task's age as sysmon saw it (accurate to one sysmon round;
- * {@code ?} when sysmon has not seen it yet, so it is younger than one round).
+ * {@code ?} when sysmon has not seen it yet, so it is younger than one round). A virtual
+ * thread's continuation shows as {@code task=VirtualThread#42/name}; once a virtual-thread
+ * builder was made, the totals end with {@code vthreads=N parkedvthreads=N}.
  *
  * <p>Nothing is stopped and no lock is taken: every word is read with the ordering its owner
  * publishes it with (P status volatile, P.m and M.curg acquire, counters opaque) or, for the M's
@@ -107,7 +109,7 @@ final class Dump {
           .append(" for=").append(since == 0 ? "?" : duration(now - since))
           .append(" m=").append(m)
           .append(" p=").append(pp == null ? "-" : "P" + pp.id)
-          .append(" task=").append(task == null ? "?" : task.getClass().getName())
+          .append(" task=").append(task == null ? "?" : Carriers.describe(task))
           .append('\n');
     }
 
@@ -123,8 +125,12 @@ final class Dump {
         .append(" retakes=").append(st.retakes())
         .append(" spare=").append(st.spareThreads())
         .append(" parks=").append(st.parks())
-        .append(" threadstartfailures=").append(st.threadStartFailures())
-        .append('\n');
+        .append(" threadstartfailures=").append(st.threadStartFailures());
+    if (s.carriers != null) { // only once a virtual-thread builder was made
+      b.append(" vthreads=").append(st.virtualThreads())
+          .append(" parkedvthreads=").append(st.parkedVirtualThreads());
+    }
+    b.append('\n');
     Throwable lastFailure = s.threads.lastStartFailure; // volatile: the latest one is enough
     if (lastFailure != null) {
       b.append("last thread-start failure: ").append(lastFailure).append('\n');

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
@@ -19,15 +21,15 @@ import java.util.function.UnaryOperator;
  *
  * <p>{@link #execute} from one of this executor's own tasks is Go's {@code go} statement: the
  * new task takes the processor's runnext slot and runs next, on the same thread, inheriting the
- * time slice. From any other thread it goes to the global queue. See README.md and
- * docs/design.md.
+ * time slice. From any other thread it goes to the global queue. {@link #virtualThreadBuilder}
+ * makes it the carrier scheduler of JDK virtual threads. See README.md and docs/design.md.
  *
- * <p>As a {@link java.util.concurrent.ScheduledExecutorService} it follows ScheduledThreadPoolExecutor's semantics
- * and default policies (after {@code shutdown()} delayed one-shot tasks still run and periodic
- * ones are cancelled; {@code shutdownNow()} returns pending delayed tasks too), with Go's timers:
- * each processor owns a 4-ary timer heap, the scheduling loop runs the due ones, and an idle
- * worker sleeps only until the earliest; there is no timer thread. A cancelled timer releases its
- * task at once and its heap entry soon after.
+ * <p>As a {@link java.util.concurrent.ScheduledExecutorService} it follows
+ * ScheduledThreadPoolExecutor's semantics and default policies (after {@code shutdown()} delayed
+ * one-shot tasks still run and periodic ones are cancelled; {@code shutdownNow()} returns pending
+ * delayed tasks too), with Go's timers: each processor owns a 4-ary timer heap, the scheduling
+ * loop runs the due ones, and an idle worker sleeps only until the earliest; there is no timer
+ * thread. A cancelled timer releases its task at once and its heap entry soon after.
  */
 public final class GmpExecutor extends ScheduledExecutorSupport {
   /** One cleaner thread for all executors, started with the first one. */
@@ -72,9 +74,12 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     return new Builder();
   }
 
-  /** The executor whose worker is running the calling thread, or null. */
+  /**
+   * The executor whose worker is running the calling thread, or null. From a virtual thread
+   * carried by gmp ({@link #virtualThreadBuilder}), the executor that carries it.
+   */
   public static GmpExecutor current() {
-    M m = Threads.currentM();
+    M m = Threads.currentOrCarrierM();
     return m == null ? null : m.sched.owner.get();
   }
 
@@ -90,6 +95,32 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    */
   public static <T> T blocking(Callable<T> work) throws Exception {
     return Syscall.blocking(work);
+  }
+
+  /**
+   * Virtual threads carried by this executor's worker threads: goroutines on Go's scheduler. A
+   * start or unpark from one of them takes the processor's runnext slot (newproc / goready),
+   * {@code Thread.yield} is Gosched, other wake-ups go to the global queue; sysmon retakes a
+   * carrier stuck in file I/O or pinned. Threads started inside one inherit this executor (the
+   * JDK's rule). The executor terminates only once every thread it started has: shutdown() lets
+   * them finish, shutdownNow() interrupts them, and a start after termination throws {@link
+   * java.util.concurrent.RejectedExecutionException}. README.md, docs/design.md section 12.
+   *
+   * @throws UnsupportedOperationException unless java.lang is open to gmp: {@code --add-opens
+   *     java.base/java.lang=ALL-UNNAMED} (on the module path {@code =dev.gmp}). Nothing else
+   *     in gmp needs a flag.
+   */
+  public Thread.Builder.OfVirtual virtualThreadBuilder() {
+    return Carriers.of(sched).builder(this);
+  }
+
+  /**
+   * As {@link Executors#newVirtualThreadPerTaskExecutor()}, on this executor's carriers.
+   *
+   * @throws UnsupportedOperationException as {@link #virtualThreadBuilder()}
+   */
+  public ExecutorService newVirtualThreadPerTaskExecutor() {
+    return Executors.newThreadPerTaskExecutor(virtualThreadBuilder().factory());
   }
 
   /** Go's GOMAXPROCS: how many tasks may run at once. */

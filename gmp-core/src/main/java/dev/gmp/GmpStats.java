@@ -15,8 +15,9 @@ package dev.gmp;
  * @param runnableTasks tasks queued anywhere (Go's /sched/goroutines/runnable)
  * @param runningTasks tasks running on an M (/sched/goroutines/running)
  * @param syscallTasks tasks inside {@link GmpExecutor#blocking} (Gsyscall; one M each)
- * @param waitingTasks tasks that sysmon found blocked without {@code blocking} and took the P
- *     from (Gwaiting)
+ * @param waitingTasks tasks in Gwaiting: those sysmon found blocked without {@code blocking} and
+ *     took the P from, plus this executor's parked virtual threads ({@code
+ *     parkedVirtualThreads})
  * @param completedTasks tasks that finished (normally or by throwing)
  * @param steals successful steals from another P's queue
  * @param parks times an M parked on the idle list
@@ -38,6 +39,11 @@ package dev.gmp;
  *     elapsed when scheduled included; each run of a periodic task counts)
  * @param cancelledTimers scheduled tasks cancelled before they completed (by {@code cancel}, or
  *     periodic ones by {@code shutdown})
+ * @param virtualThreads virtual threads carried by this executor ({@link
+ *     GmpExecutor#virtualThreadBuilder}) that started and have not terminated
+ * @param parkedVirtualThreads of those, the ones neither queued nor running: parked, sleeping,
+ *     blocked on a monitor or waiting (Go's Gwaiting goroutines; counted in {@code
+ *     waitingTasks}). A mounted one that runs or blocks its carrier counts as running.
  */
 public record GmpStats(
     int parallelism,
@@ -65,4 +71,7 @@ public record GmpStats(
     int peakThreads,
     int pendingTimers,
     long firedTimers,
-    long cancelledTimers) {}
+    long cancelledTimers,
+
+    int virtualThreads,
+    int parkedVirtualThreads) {}

@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
  * shutdown, shutdownNow, tidy and terminate, and awaitTermination.
  *
  * <p>TIDYING: shut down and nothing left anywhere (no queued G, every P idle, no spare M, no
- * zombie, no pending timer): every idle M is told to exit and sysmon is told to stop. TERMINATED: TIDYING and every
+ * zombie, no pending timer, no live virtual thread of ours, parked or not): every idle M is told
+ * to exit and sysmon is told to stop. TERMINATED: TIDYING and every
  * M has passed mexit, so no thread of the executor has anything more to run. A fresh executor has
  * no M and no sysmon thread yet (both start on the first task), so shutdown() leaves it
  * TERMINATED before it returns.
@@ -33,13 +34,15 @@ final class Lifecycle {
 
   /**
    * Drains every queue (global, each P's ring and runnext, zombies) under the lock. A G whose
-   * task already started (one waiting for a P after a blocking call) goes back on the queue; all
-   * others are returned. Then every worker thread is interrupted; workers re-check the state
+   * task already started (one waiting for a P after a blocking call, or a virtual thread's
+   * continuation) goes back on the queue; all others are returned. Then every worker thread and
+   * every live virtual thread of ours is interrupted; workers re-check the state
    * after clearing a stale interrupt, so a task starting concurrently still sees it (as
    * ThreadPoolExecutor does).
    */
   static List<Runnable> shutdownNow(Scheduler s) {
     List<Runnable> out = new ArrayList<>();
+    boolean requeued = false;
     s.lock.lock();
     try {
       if (s.runState < Scheduler.STOP) {
@@ -57,6 +60,9 @@ final class Lifecycle {
       for (G g = q.pop(); g != null; g = q.pop()) {
         if (g.lockedm != null) {
           s.global.putLocked(g);
+        } else if (Carriers.isContinuation(g.task)) {
+          s.global.put(g); // a started virtual thread must still run to finish: never returned
+          requeued = true;
         } else {
           out.add(g.task);
           g.task = null;
@@ -73,6 +79,13 @@ final class Lifecycle {
     } finally {
       s.lock.unlock();
     }
+    if (requeued) {
+      s.idle.wakep(); // the drained rings' owners may be gone: make sure an M looks
+    }
+    Carriers c = s.carriers;
+    if (c != null) {
+      c.interruptAll(); // outside the lock: each interrupt may resubmit a continuation (wakep)
+    }
     finishTermination(s);
     return out;
   }
@@ -82,11 +95,13 @@ final class Lifecycle {
     if (s.runState < Scheduler.SHUTDOWN || s.runState >= Scheduler.TIDYING) {
       return;
     }
+    Carriers c = s.carriers;
     if (s.idle.npidle != s.gomaxprocs
         || s.global.liveSizeLocked() != 0
         || s.threads.nmspare != 0
         || !s.retake.zombies.isEmpty()
-        || s.timers.anyLiveLocked()) { // delayed one-shots still run after shutdown (STPE)
+        || s.timers.anyLiveLocked() // delayed one-shots still run after shutdown (STPE)
+        || (c != null && c.liveCount() != 0)) { // a live virtual thread may resume (Dekker G)
       return;
     }
     s.runState = Scheduler.TIDYING;

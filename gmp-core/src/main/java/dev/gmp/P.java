@@ -89,6 +89,9 @@ final class P extends PPad1 {
   long sysmonMcompleted = -1;
   long sysmonMwhen;
 
+  /** The runnext G sysmon saw last round (Sysmon#wakeForQueuedWork). */
+  G sysmonRunnext;
+
   P(int id) {
     this.id = id;
   }

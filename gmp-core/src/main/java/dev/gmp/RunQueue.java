@@ -101,9 +101,10 @@ final class RunQueue extends RunQueuePad3 {
   /**
    * runqput: with {@code next}, {@code g} takes runnext and the G it displaces goes to the tail.
    * A full ring moves its front half plus the G being added to {@code global} in one locked batch
-   * (runqputslow).
+   * (runqputslow). Returns false when {@code g} took an empty runnext (nothing was added that a
+   * thief would take before the owner), true when a G went to the ring or the global queue.
    */
-  void put(G g, boolean next, GlobalQueue global) {
+  boolean put(G g, boolean next, GlobalQueue global) {
     if (next) {
       G old;
       if (Mutations.PLAIN_RUNNEXT) {
@@ -115,7 +116,7 @@ final class RunQueue extends RunQueuePad3 {
         old = (G) RUNNEXT.getAndSet(this, g);
       }
       if (old == null) {
-        return;
+        return false;
       }
       g = old;
     }
@@ -127,10 +128,10 @@ final class RunQueue extends RunQueuePad3 {
         ring[Mutations.SIGNED_SLOT ? Math.abs(t % SIZE) : t & MASK] = g;
         // Release: a consumer that acquire-loads tail sees the slot written above.
         TAIL.setRelease(this, t + 1);
-        return;
+        return true;
       }
       if (putSlow(g, h, t, global)) {
-        return;
+        return true;
       }
       // The CAS in putSlow lost to a consumer, so the ring is no longer full: retry.
     }

@@ -33,7 +33,8 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link Lifecycle} (shutdown,
  * tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link Timers},
  * {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask} (p.timers, checkTimers,
- * pollUntil).
+ * pollUntil); {@link Carriers} (JDK virtual threads carried by the Ms) and {@link
+ * VirtualThreads} (the JDK-internal adapter).
  *
  * <h2>Implementation overview</h2>
  *
@@ -91,6 +92,9 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  *       no sleeper: the adder reads npidle (wakep) against stopm's npidle++, fence, heap reads in
  *       {@link TimerSleeper#claimSleeperLocked}. A timer add vs shutdown, and vs a retire or
  *       retake of its P, is settled by the heap lock (Timers#add's comment).
+ *   <li>Virtual-thread start vs shutdown. Carriers#admit: liveCount++ (atomic), then read
+ *       runState. Lifecycle#shutdown: write runState, then (lock) read liveCount in tryTidyLocked.
+ *       A start that reads a shut-down state settles under the lock (refused only once TIDYING).
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
@@ -155,6 +159,9 @@ final class Scheduler extends SchedulerPad1 {
   /** Written under the lock; volatile: submitters and Ms read it without (Dekker C). */
   volatile int runState = RUNNING;
 
+  /** The virtual-thread scheduler (Carriers#of, under the lock), or null until the first. */
+  volatile Carriers carriers;
+
   // Global free-G list (Go's sched.gFree), guarded by the lock; the count is a racy hint outside.
   G gFreeList;
   volatile int gFreeCount;
@@ -215,6 +222,17 @@ final class Scheduler extends SchedulerPad1 {
     if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected
       throw rejected(task);
     }
+    readyLocal(pp, task, false);
+  }
+
+  /**
+   * newproc / goready(next=true) on pp, whose owner is the calling thread (its M, or a virtual
+   * thread mounted on it), with no run-state check: a virtual thread's continuation is never
+   * rejected (Carriers). With {@code lazyWake} (continuations), a G that took an empty runnext
+   * wakes nobody: this M runs it next (Tokio's LIFO slot rule); if this M's task runs on instead,
+   * sysmon retakes the P after a slice, or its fallback wakes a spinner (Sysmon#wakeForQueuedWork).
+   */
+  void readyLocal(P pp, Runnable task, boolean lazyWake) {
     G g = Switches.GFREE ? GFree.get(pp, this) : null;
     if (g == null) {
       g = new G();
@@ -222,12 +240,14 @@ final class Scheduler extends SchedulerPad1 {
     g.task = task;
     g.goid = pp.nextGoid(this);
     g.setStatus(G.Grunnable);
-    pp.runq.put(g, Switches.RUNNEXT, global);
+    boolean stealable = pp.runq.put(g, Switches.RUNNEXT, global);
     if (!Switches.RUNNEXT) {
       // Without runnext there is no atomic swap in put: make the StoreLoad explicit (Dekker A).
       VarHandle.fullFence();
     }
-    idle.wakep();
+    if (stealable || !lazyWake || Switches.VT_RUNNEXT_WAKE) {
+      idle.wakep();
+    }
   }
 
   /**
@@ -276,6 +296,27 @@ final class Scheduler extends SchedulerPad1 {
     if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (idle.npidle > 0 && idle.nmspinning() == 0)) {
       idle.wakep();
     }
+  }
+
+  /**
+   * goready from any other thread, and Gosched: the injection side (or, when full, the locked
+   * path) and wakep, with no run-state check: a continuation is never rejected, and one can only
+   * come while a virtual thread of ours is alive, which keeps the executor from TIDYING (so Ms
+   * are there to run it). The wakep is unconditional for the reason given in submitExternal.
+   */
+  void readyExternal(Runnable task) {
+    G g = new G();
+    g.task = task;
+    g.setStatus(G.Grunnable);
+    if (!global.inject(g)) { // its CAS is the full barrier before wakep's reads (Dekker A)
+      lock.lock();
+      try {
+        global.putInjectedLocked(g); // bounded work under a lock no holder keeps while waiting
+      } finally {
+        lock.unlock();
+      }
+    }
+    idle.wakep();
   }
 
   /** submitExternal's locked path, when the injection side is full: ordered by the lock. */

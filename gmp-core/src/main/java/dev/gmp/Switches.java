@@ -50,6 +50,13 @@ final class Switches {
    */
   static final boolean EAGER_HANDOFF_NEW_THREAD = flag("gmp.eagerHandoffNewThread", false);
 
+  /**
+   * A virtual thread readied into an empty runnext from its own P (goready from a gmp carrier)
+   * wakes no other M: the owner runs it next, as Tokio's LIFO slot does (Carriers). True wakes one
+   * on every ready, as Go's ready() does (docs/benchmarks.md, virtual threads).
+   */
+  static final boolean VT_RUNNEXT_WAKE = flag("gmp.vtRunnextWake", false);
+
   /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
 

@@ -255,12 +255,23 @@ final class Sysmon implements Runnable {
 
   /**
    * The fallback for work nobody was woken for: queued work, an idle P and nobody spinning (a
-   * thread start failed or was written off, so the wakep that claimed a spinner came to nothing).
+   * thread start failed or was written off, so the wakep that claimed a spinner came to nothing;
+   * or a virtual thread waits in the runnext of a P whose task runs on).
    */
   private void wakeForQueuedWork() {
     Idle idle = s.idle;
-    boolean stuck = idle.npidle > 0 && idle.nmspinning() == 0 && s.global.size() != 0;
-    if (stuck && stuckLastRound) {
+    boolean nobody = idle.npidle > 0 && idle.nmspinning() == 0;
+    boolean stuck = nobody && s.global.size() != 0;
+    // A virtual thread readied into an empty runnext woke nobody (Scheduler#readyLocal): if the
+    // same G still sits there a round later while a P is idle, its owner's task runs on, so let
+    // a spinner steal it (the last steal pass takes runnext). Racy reads: a hint, acted on once.
+    boolean waits = false;
+    for (P pp : s.procs.all) {
+      G next = pp.runq.peekRunnext();
+      waits |= nobody && next != null && next == pp.sysmonRunnext;
+      pp.sysmonRunnext = next;
+    }
+    if ((stuck && stuckLastRound) || waits) {
       idle.wakep(); // two rounds in a row: nobody is coming (a failing factory retries at our pace)
     }
     stuckLastRound = stuck;

@@ -76,9 +76,32 @@ final class Threads {
    */
   private static volatile M[] byThread = new M[8];
 
-  /** The M running on the calling thread, of any executor, or null. */
+  /**
+   * The M running on the calling thread, of any executor, or null; null for a virtual thread
+   * even on our carrier: it may unmount in the middle of blocking() or execute() (carrierM).
+   */
   static M currentM() {
+    return lookup(Thread.currentThread());
+  }
+
+  /**
+   * The M whose thread carries the caller (a virtual thread mounted on it, or the M itself), or
+   * null; null before any virtual-thread builder was made (the JDK-internal lookup is never
+   * attempted before). For Carriers#execute, whose caller the JDK pins, and current().
+   */
+  static M carrierM() {
+    Thread c = VirtualThreads.currentCarrierIfReady();
+    return c == null ? null : lookup(c);
+  }
+
+  /** current()'s question: our M, or the M carrying the calling virtual thread. */
+  static M currentOrCarrierM() {
     Thread t = Thread.currentThread();
+    M m = lookup(t);
+    return m != null || !t.isVirtual() ? m : carrierM(); // isVirtual: skip a useless lookup
+  }
+
+  private static M lookup(Thread t) {
     M[] tab = byThread; // volatile read: sees a table whose Ms have their runner set
     int mask = tab.length - 1;
     for (int i = (int) t.threadId() & mask; ; i = (i + 1) & mask) {

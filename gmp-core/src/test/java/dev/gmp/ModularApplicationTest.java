@@ -132,9 +132,54 @@ class ModularApplicationTest {
     assertEquals(List.of("1", "true"), out);
   }
 
-  /** Compiles module {@code app} against {@code modulePath} and runs app/app.Main on it. */
+  /**
+   * The virtual-thread builder on the module path: gmp-core is the named module dev.gmp, so
+   * {@code --add-opens java.base/java.lang=ALL-UNNAMED} does not reach it and the message says
+   * so; {@code --add-opens java.base/java.lang=dev.gmp} does. Nothing on stderr in any case.
+   */
+  @Test
+  void virtualThreadsOnTheModulePathNeedJavaLangOpenedToDevGmp() throws Exception {
+    String main = """
+        package app;
+        import dev.gmp.GmpExecutor;
+        public class Main {
+          public static void main(String[] a) throws Exception {
+            try (GmpExecutor ex = GmpExecutor.create(1)) {
+              try {
+                ex.virtualThreadBuilder()
+                    .start(() -> System.out.println("carried " + (GmpExecutor.current() == ex)))
+                    .join();
+              } catch (UnsupportedOperationException e) {
+                String m = e.getMessage();
+                System.out.println("refused " + m.contains("--add-opens java.base/java.lang=dev.gmp")
+                    + " " + m.contains("--add-opens java.base/java.lang=ALL-UNNAMED")
+                    + " " + m.contains("named module dev.gmp"));
+              }
+            }
+          }
+        }
+        """;
+    List<Path> mp =
+        List.of(codeSource(GmpExecutor.class), codeSource(MpscUnboundedAtomicArrayQueue.class));
+    String info = "module app { requires dev.gmp; }";
+    assertEquals(List.of("refused true true true"), compileAndRun(info, main, mp, List.of()));
+    assertEquals(List.of("refused true true true"), compileAndRun(info, main, mp,
+        List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED")));
+    assertEquals(List.of("carried true"), compileAndRun(info, main, mp,
+        List.of("--add-opens", "java.base/java.lang=dev.gmp")));
+  }
+
   private List<String> compileAndRun(String moduleInfo, String main, List<Path> modulePath,
       String... args) throws Exception {
+    return compileAndRun(moduleInfo, main, modulePath, List.of(), args);
+  }
+
+  /**
+   * Compiles module {@code app} against {@code modulePath} and runs app/app.Main on it, with
+   * {@code jvmOptions} before the module path.
+   */
+  private List<String> compileAndRun(String moduleInfo, String main, List<Path> modulePath,
+      List<String> jvmOptions, String... args) throws Exception {
     Path src = dir.resolve("src");
     Files.createDirectories(src.resolve("app"));
     Files.writeString(src.resolve("module-info.java"), moduleInfo);
@@ -149,8 +194,9 @@ class ModularApplicationTest {
         "--module-path", mp, "-d", classes.toString(), src.resolve("module-info.java").toString(),
         src.resolve("app/Main.java").toString()), "javac");
     assertEquals(List.of(), javacOut, "javac prints nothing (no warning)");
-    List<String> java = new ArrayList<>(List.of(jdkBin.resolve("java").toString(),
-        "--module-path", classes + File.pathSeparator + mp, "-m", "app/app.Main"));
+    List<String> java = new ArrayList<>(List.of(jdkBin.resolve("java").toString()));
+    java.addAll(jvmOptions);
+    java.addAll(List.of("--module-path", classes + File.pathSeparator + mp, "-m", "app/app.Main"));
     java.addAll(List.of(args));
     return run(java, "java");
   }

@@ -6,7 +6,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Run by NoMicrometerTest in a JVM whose class path has gmp-core and JCTools but no Micrometer:
  * builds an executor with every observability feature that needs no optional dependency, runs
- * tasks, and prints "ok".
+ * tasks, checks that virtualThreadBuilder() fails cleanly without --add-opens (and prints no
+ * warning: the test checks stderr), and prints "ok".
  */
 public final class NoMicrometerMain {
   private NoMicrometerMain() {}
@@ -28,6 +29,16 @@ public final class NoMicrometerMain {
     if (!done.await(10, TimeUnit.SECONDS)) {
       System.out.println("tasks did not run: " + ex.stats());
       return;
+    }
+    try {
+      ex.virtualThreadBuilder();
+      System.out.println("virtualThreadBuilder() worked without --add-opens");
+      return;
+    } catch (UnsupportedOperationException expected) {
+      if (!expected.getMessage().contains("--add-opens java.base/java.lang=ALL-UNNAMED")) {
+        System.out.println("the message does not name the flag: " + expected.getMessage());
+        return;
+      }
     }
     ex.shutdown();
     if (!ex.awaitTermination(10, TimeUnit.SECONDS)) {

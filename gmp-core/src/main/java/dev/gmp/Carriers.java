@@ -1,0 +1,248 @@
+package dev.gmp;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The scheduler that JDK virtual threads of one executor see: the {@link Executor} their
+ * builder is given ({@link GmpExecutor#virtualThreadBuilder}, through a {@link Handle}). The JDK
+ * calls {@link #execute}
+ * with a thread's continuation whenever the thread becomes runnable: on start, after unpark,
+ * unblock or notify, after a timeout, and after Thread.yield. Each call is one G; its run mounts
+ * the thread on the M (the carrier), and the run returns when the thread parks, yields or ends.
+ * So a parked virtual thread is a goroutine in Gwaiting with no G object at all: it exists only
+ * in {@link #live}. The JDK internals this needs are all in {@link VirtualThreads}.
+ *
+ * <p><b>Go's entry points, by caller.</b> The caller is classified by its carrier thread, never
+ * by {@code isVirtual()}: a virtual thread mounted on one of our Ms, or the M itself (the JDK
+ * resubmits a yielding thread from its carrier after unmounting it), is "on a gmp carrier"; a
+ * JDK unparker or unblocker thread, a poller, a virtual thread of another scheduler or any
+ * platform thread is not.
+ *
+ * <ul>
+ *   <li>Start or unpark from a gmp carrier whose M runs on a live P: newproc / goready with
+ *       next=true, the thread takes that P's runnext (a communicating pair stays on one P).
+ *   <li>Thread.yield: Go's Gosched, the global queue and wakep.
+ *   <li>From anywhere else: the global queue's lock-free injection side and wakep.
+ * </ul>
+ *
+ * <p><b>Never rejected.</b> A rejected continuation would strand its thread for ever, so
+ * continuations go past the run-state checks of {@link GmpExecutor#execute}. The executor cannot
+ * terminate while a thread of it is alive: {@link Lifecycle#tryTidyLocked} waits for {@link
+ * #liveCount} to reach 0, so every resumption finds Ms to run it, after shutdown() as before.
+ * The one refusal is a start after the executor reached TIDYING (then no thread of it is left):
+ * Thread.start throws RejectedExecutionException and the new thread is terminated at once,
+ * never stranded. shutdownNow() keeps continuations queued and interrupts every live thread.
+ *
+ * <p><b>Never blocks.</b> The JDK calls execute with the calling virtual thread pinned. Both
+ * paths are the plain executor's: a CAS into runnext or into the injection ring, and wakep. The
+ * locks they may take (the scheduler lock, in wakep, in runqputslow's overflow and when the
+ * injection ring is full) are held by Ms only for bounded work that waits for no other thread,
+ * and no virtual thread holds one across a blocking point; so a pinned caller may wait a few
+ * microseconds for one but can never deadlock on it (the Netty scheduler's issue #4).
+ */
+final class Carriers {
+  private final Scheduler s;
+
+  /**
+   * Started and not terminated threads, for shutdownNow's interrupts. A concurrent set: added by
+   * whoever starts a thread, removed by the M that ran its last continuation.
+   */
+  private final Set<Thread> live = ConcurrentHashMap.newKeySet();
+
+  /** The size of {@link #live}, for tidy's check under the lock (Dekker G, {@link #admit}). */
+  private final AtomicLong liveCount = new AtomicLong();
+
+  /** Continuation Gs queued or running: live minus this is the parked threads (stats only). */
+  private final LongAdder continuations = new LongAdder();
+
+  /** Continuations readied on the caller's own P (runnext), and Thread.yields (tests, dump). */
+  final LongAdder readiedLocal = new LongAdder();
+
+  final LongAdder yields = new LongAdder();
+
+  private Carriers(Scheduler s) {
+    this.s = s;
+  }
+
+  /** The scheduler's Carriers, made on first use. */
+  static Carriers of(Scheduler s) {
+    Carriers c = s.carriers;
+    if (c != null) {
+      return c;
+    }
+    s.lock.lock();
+    try {
+      if (s.carriers == null) {
+        s.carriers = new Carriers(s); // volatile write under the lock: one instance per scheduler
+      }
+      return s.carriers;
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  /** A builder whose threads this executor carries; it and they keep {@code owner} reachable. */
+  Thread.Builder.OfVirtual builder(GmpExecutor owner) {
+    return VirtualThreads.builder(new Handle(this, owner));
+  }
+
+  /**
+   * What the JDK's virtual threads hold as their scheduler. It refers to the executor strongly,
+   * so that a builder, a factory or a live thread keeps it from being collected (and shut down
+   * by its Cleaner) while it is still in use; the scheduler itself refers only to Carriers, so
+   * an executor with no builder and no live thread left is still collected as before.
+   */
+  private record Handle(Carriers carriers, GmpExecutor owner) implements Executor {
+    @Override
+    public void execute(Runnable continuation) {
+      carriers.execute(continuation);
+    }
+  }
+
+  /** Called by the JDK only (through a Handle), with a virtual thread's continuation. */
+  void execute(Runnable continuation) {
+    Thread vt = VirtualThreads.threadOf(continuation);
+    int kind = vt == null ? VirtualThreads.RESUME : VirtualThreads.kind(vt);
+    if (kind == VirtualThreads.START) {
+      admit(vt); // may refuse a start after termination, before anything is queued
+    }
+    continuations.increment(); // LongAdder: a stats count (parked), no ordering needed
+    try {
+      ready(new Run(continuation, vt, this), kind);
+    } catch (Throwable e) { // an OutOfMemoryError: the JDK retries a resumption, ends a start
+      continuations.decrement(); // LongAdder: as above
+      if (kind == VirtualThreads.START) {
+        forget(vt);
+      }
+      throw e;
+    }
+  }
+
+  private void ready(Run run, int kind) {
+    if (kind == VirtualThreads.YIELD) {
+      yields.increment(); // LongAdder: a count for tests and diagnosis
+      s.readyExternal(run); // Gosched: globrunqput + wakep
+      return;
+    }
+    M m = Threads.carrierM();
+    if (m != null && m.sched == s) {
+      // The caller runs on m's OS thread (a mounted virtual thread, or m itself after an
+      // unmount), so m.p is read by the thread that owns it; the mount's volatile writes order
+      // it after the carrier's own writes.
+      P pp = m.p;
+      G cur = m.curg();
+      if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
+        readiedLocal.increment(); // LongAdder: a count for tests and diagnosis
+        s.readyLocal(pp, run, true); // an empty runnext wakes nobody: this M runs it next
+        return;
+      }
+    }
+    s.readyExternal(run);
+  }
+
+  /**
+   * Registers a starting thread. Dekker (G) with shutdown: we add to liveCount (an atomic RMW,
+   * a full barrier) and then read runState; shutdown writes runState and then reads liveCount
+   * under the lock (tryTidyLocked). If we read RUNNING, tidy sees our thread and waits for it;
+   * if we read a shut-down state, we settle under the lock: accepted unless tidy already ran.
+   * The same pair with shutdownNow's interrupts (it writes STOP, then walks {@link #live}): a
+   * thread it may miss reads STOP here and is interrupted before it first runs.
+   */
+  private void admit(Thread vt) {
+    live.add(vt); // CHM: its CAS or bin lock publishes vt to interruptAll's iteration
+    liveCount.incrementAndGet(); // atomic RMW, a full barrier before the runState read (E)
+    if (s.runState < Scheduler.SHUTDOWN) { // volatile read, after the RMW above
+      return;
+    }
+    boolean refused;
+    s.lock.lock();
+    try {
+      refused = s.runState >= Scheduler.TIDYING;
+      if (refused) {
+        forget(vt);
+      }
+    } finally {
+      s.lock.unlock();
+    }
+    if (refused) {
+      throw new RejectedExecutionException("virtual thread " + vt + " not started: GmpExecutor["
+          + s.config.name() + "] has terminated");
+    }
+    if (s.runState >= Scheduler.STOP) {
+      vt.interrupt(); // as shutdownNow interrupts every thread it finds (the thread is not run yet)
+    }
+  }
+
+  private void forget(Thread vt) {
+    if (live.remove(vt)) {
+      liveCount.decrementAndGet(); // atomic: read by tidy under the lock
+    }
+  }
+
+  /** After each continuation run, on the M that ran it. */
+  private void ran(Thread vt) {
+    continuations.decrement(); // LongAdder: a stats count
+    if (vt != null && VirtualThreads.isTerminated(vt)) {
+      forget(vt); // its last run: the M will tidy when it idles its P, if shut down
+    }
+  }
+
+  /** Threads started and not terminated (Lifecycle: the executor terminates only at 0). */
+  long liveCount() {
+    return liveCount.get(); // volatile read
+  }
+
+  /** Live threads that are neither queued nor running: parked (GmpStats: Gwaiting). */
+  int parked() {
+    long p = liveCount.get() - continuations.sum();
+    return (int) Math.max(0, Math.min(Integer.MAX_VALUE, p)); // racy snapshot: may dip below 0
+  }
+
+  /** shutdownNow: interrupt every live thread. Called without the scheduler lock. */
+  void interruptAll() {
+    for (Thread t : live) {
+      t.interrupt(); // an unpark: its continuation comes back through execute, never rejected
+    }
+  }
+
+  /** Whether a queued task is a continuation (shutdownNow keeps those queued). */
+  static boolean isContinuation(Runnable task) {
+    return task instanceof Run;
+  }
+
+  /** The dump's name for a task: the virtual thread for a continuation, else the class. */
+  static String describe(Runnable task) {
+    if (task instanceof Run r && r.vt != null) {
+      String name = r.vt.getName();
+      return "VirtualThread#" + r.vt.threadId() + (name.isEmpty() ? "" : "/" + name);
+    }
+    return task.getClass().getName();
+  }
+
+  /** One continuation run: a G's task. */
+  private static final class Run implements Runnable {
+    final Runnable continuation;
+    final Thread vt;
+    final Carriers owner;
+
+    Run(Runnable continuation, Thread vt, Carriers owner) {
+      this.continuation = continuation;
+      this.vt = vt;
+      this.owner = owner;
+    }
+
+    @Override
+    public void run() {
+      try {
+        continuation.run(); // mounts vt on this M; returns once it parks, yields or ends
+      } finally {
+        owner.ran(vt);
+      }
+    }
+  }
+}

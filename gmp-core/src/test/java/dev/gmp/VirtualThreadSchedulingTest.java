@@ -1,0 +1,278 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static dev.gmp.TestSupport.await;
+import static dev.gmp.TestSupport.awaitCondition;
+import static dev.gmp.TestSupport.closer;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Go's entry points as the JDK reaches them: unpark and start from a gmp carrier are goready /
+ * newproc into runnext; Thread.yield is Gosched (global queue); wake-ups from the JDK's
+ * unparker threads and from virtual threads of other schedulers are outside submissions. The
+ * Carriers counters tell which path each took, so no timing is asserted.
+ */
+class VirtualThreadSchedulingTest {
+
+  private static void join(Thread t) throws InterruptedException {
+    assertTrue(t.join(Duration.ofSeconds(LIVENESS_SECONDS)), t + " did not finish");
+  }
+
+  private static Carriers carriers(GmpExecutor ex) {
+    return ex.sched.carriers;
+  }
+
+  /** Two threads handing a turn to each other with park/unpark, {@code rounds} times each. */
+  static Thread[] pingPong(Thread.Builder.OfVirtual b, int rounds, AtomicInteger turns) {
+    AtomicInteger turn = new AtomicInteger(); // whose turn: 0 or 1
+    Thread[] pair = new Thread[2];
+    for (int me = 0; me < 2; me++) {
+      int self = me;
+      pair[me] = b.unstarted(() -> {
+        for (int i = 0; i < rounds; i++) {
+          while (turn.get() != self) {
+            LockSupport.park(); // a spurious or early wake-up just looks again
+          }
+          turns.incrementAndGet();
+          turn.set(1 - self);
+          LockSupport.unpark(pair[1 - self]);
+        }
+      });
+    }
+    return pair;
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void parkUnparkPingPongGoesThroughRunnext(int parallelism) throws Exception {
+    GmpExecutor ex = GmpExecutor.create(parallelism);
+    try (var c = closer(ex)) {
+      int rounds = 20_000;
+      AtomicInteger turns = new AtomicInteger();
+      Thread[] pair = pingPong(ex.virtualThreadBuilder(), rounds, turns);
+      pair[1].start();
+      pair[0].start();
+      join(pair[0]);
+      join(pair[1]);
+      assertEquals(2 * rounds, turns.get());
+      // An unpark of a parked thread from a gmp carrier is goready(next=true): most of the
+      // 2 x rounds hand-offs (some find the other not parked yet, and need no execute at all).
+      long local = carriers(ex).readiedLocal.sum();
+      assertTrue(local >= rounds, "unparks readied on the caller's P: " + local);
+      assertEquals(0, carriers(ex).yields.sum());
+    }
+  }
+
+  /**
+   * A thread readied into an empty runnext wakes nobody (its P's M runs it next). If that M's
+   * task runs on instead and sysmon may not retake (no spare budget), sysmon's fallback wakes a
+   * spinner that steals it: at parallelism 2 it runs on the idle P while the first one hogs.
+   */
+  @Test
+  void aThreadLeftInRunnextBehindAHogIsStolen() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).maxSpareThreads(0).build();
+    try (var c = closer(ex)) {
+      CountDownLatch partnerRan = new CountDownLatch(1);
+      Thread hog = ex.virtualThreadBuilder().start(() -> {
+        ex.virtualThreadBuilder().start(partnerRan::countDown); // newproc: our runnext
+        while (partnerRan.getCount() != 0) {
+          Thread.onSpinWait(); // never yields: only another M can run the partner
+        }
+      });
+      await(partnerRan, "the partner, stolen from the hog's runnext");
+      join(hog);
+      assertEquals(1, carriers(ex).readiedLocal.sum(), "the start took runnext");
+    }
+  }
+
+  @Test
+  void threadYieldIsGoschedThroughTheGlobalQueue() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    try (var c = closer(ex)) {
+      Thread t = ex.virtualThreadBuilder().start(() -> {
+        for (int i = 0; i < 100; i++) {
+          Thread.yield();
+        }
+      });
+      join(t);
+      assertEquals(100, carriers(ex).yields.sum(), "each yield resubmits once, as Gosched");
+      assertEquals(0, carriers(ex).readiedLocal.sum(), "no yield took runnext");
+    }
+  }
+
+  /** At parallelism 1, a yielding thread lets a thread queued behind it (globally) run. */
+  @Test
+  void aYieldingThreadLetsTheGlobalQueueRun() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    try (var c = closer(ex)) {
+      CountDownLatch spinning = new CountDownLatch(1);
+      CountDownLatch other = new CountDownLatch(1);
+      Thread spinner = ex.virtualThreadBuilder().start(() -> {
+        spinning.countDown();
+        while (other.getCount() != 0) {
+          Thread.yield();
+        }
+      });
+      await(spinning, "the spinner runs");
+      Thread t = ex.virtualThreadBuilder().start(other::countDown); // from outside: global
+      await(other, "the thread queued behind a yielding one");
+      join(spinner);
+      join(t);
+    }
+  }
+
+  @Test
+  void startFromACarrierIsNewprocAndFromOutsideIsGlobal() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    try (var c = closer(ex)) {
+      Thread.Builder.OfVirtual b = ex.virtualThreadBuilder();
+      join(b.start(() -> {})); // from the test thread
+      assertEquals(0, carriers(ex).readiedLocal.sum());
+      List<Thread> kids = new ArrayList<>();
+      join(b.start(() -> {
+        for (int i = 0; i < 10; i++) {
+          kids.add(b.start(() -> {}));
+        }
+      }));
+      for (Thread k : kids) {
+        join(k);
+      }
+      assertEquals(10, carriers(ex).readiedLocal.sum(), "starts from a gmp virtual thread");
+      // From a plain task of the executor: its M is the carrier of the caller.
+      ex.submit(() -> b.start(() -> {})).get(LIVENESS_SECONDS, TimeUnit.SECONDS).join();
+      assertEquals(11, carriers(ex).readiedLocal.sum(), "a start from a plain gmp task");
+    }
+  }
+
+  /** Callers are classified by carrier: a virtual thread of the JDK's scheduler is outside. */
+  @Test
+  void anUnparkFromADefaultSchedulerVirtualThreadIsAnOutsideSubmission() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    try (var c = closer(ex)) {
+      CountDownLatch parked = new CountDownLatch(1);
+      AtomicInteger state = new AtomicInteger();
+      Thread g = ex.virtualThreadBuilder().start(() -> {
+        parked.countDown();
+        while (state.get() == 0) {
+          LockSupport.park();
+        }
+      });
+      await(parked, "the gmp thread runs");
+      awaitCondition("the gmp thread parks", () -> g.getState() == Thread.State.WAITING);
+      Thread d = Thread.ofVirtual().start(() -> {
+        state.set(1);
+        LockSupport.unpark(g);
+      });
+      join(d);
+      join(g);
+      assertEquals(0, carriers(ex).readiedLocal.sum(), "a default virtual thread is not ours");
+    }
+  }
+
+  @Test
+  void sleepsAndTimedParksAreWokenFromOutside() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(2);
+    try (var c = closer(ex)) {
+      List<Thread> ts = new ArrayList<>();
+      AtomicInteger woke = new AtomicInteger();
+      for (int i = 0; i < 50; i++) {
+        int k = i;
+        ts.add(ex.virtualThreadBuilder().start(() -> {
+          try {
+            for (int j = 0; j < 5; j++) {
+              Thread.sleep(1 + k % 3);
+              long deadline = System.nanoTime() + 1_000_000;
+              while (System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(deadline - System.nanoTime()); // timed park, may wake early
+              }
+            }
+            woke.incrementAndGet();
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+        }));
+      }
+      for (Thread t : ts) {
+        join(t);
+      }
+      assertEquals(50, woke.get());
+      // Started from the test thread and woken by the JDK's unparker threads: all outside.
+      assertEquals(0, carriers(ex).readiedLocal.sum());
+    }
+  }
+
+  @Test
+  void parkedVirtualThreadsCountAsWaiting() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(2);
+    try (var c = closer(ex)) {
+      CountDownLatch release = new CountDownLatch(1);
+      List<Thread> ts = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        ts.add(ex.virtualThreadBuilder().start(() -> {
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+        }));
+      }
+      awaitCondition(() -> "8 parked: " + ex.stats(), LIVENESS_SECONDS, () -> {
+        GmpStats s = ex.stats();
+        return s.virtualThreads() == 8 && s.parkedVirtualThreads() == 8 && s.waitingTasks() >= 8;
+      });
+      assertTrue(ex.dump().contains("vthreads=8 parkedvthreads=8"), ex.dump());
+      release.countDown();
+      for (Thread t : ts) {
+        join(t);
+      }
+      awaitCondition(() -> "all gone: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().virtualThreads() == 0 && ex.stats().parkedVirtualThreads() == 0);
+    }
+  }
+
+  /** SynchronousQueue spins before parking on a non-ForkJoinPool carrier, but hands off. */
+  @Test
+  void synchronousQueueAndExchangerHandOffBetweenGmpThreads() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    try (var c = closer(ex)) {
+      var q = new java.util.concurrent.SynchronousQueue<Integer>();
+      var x = new java.util.concurrent.Exchanger<Integer>();
+      AtomicInteger sum = new AtomicInteger();
+      Thread consumer = ex.virtualThreadBuilder().start(() -> {
+        try {
+          for (int i = 0; i < 1000; i++) {
+            sum.addAndGet(q.take());
+            sum.addAndGet(x.exchange(0));
+          }
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+      });
+      Thread producer = ex.virtualThreadBuilder().start(() -> {
+        try {
+          for (int i = 0; i < 1000; i++) {
+            q.put(1);
+            x.exchange(2);
+          }
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+      });
+      join(consumer);
+      join(producer);
+      assertEquals(3000, sum.get());
+    }
+  }
+}
