@@ -484,6 +484,30 @@ class ScheduledExecutorTest {
   }
 
   @Test
+  void aTaskDecoratorWrapsScheduledRunnablesOnceWhenScheduled() throws Exception {
+    AtomicInteger wrapped = new AtomicInteger();
+    AtomicInteger decoratedRuns = new AtomicInteger();
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).taskDecorator(r -> {
+      wrapped.incrementAndGet();
+      return () -> {
+        decoratedRuns.incrementAndGet();
+        r.run();
+      };
+    }).build();
+    try (TestSupport.Closer c = TestSupport.closer(ex)) {
+      CountDownLatch three = new CountDownLatch(3);
+      ScheduledFuture<?> p = ex.scheduleWithFixedDelay(three::countDown, 0, 1, TimeUnit.MILLISECONDS);
+      TestSupport.await(three, "three periodic runs");
+      p.cancel(false);
+      ex.schedule(() -> {}, 1, TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      assertEquals(2, wrapped.get(), "one wrap per scheduled Runnable, not per run");
+      assertTrue(decoratedRuns.get() >= 4, "every run goes through the wrapper: " + decoratedRuns);
+      assertEquals("v", ex.schedule(() -> "v", 1, TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertEquals(2, wrapped.get(), "schedule(Callable) is not decorated");
+    }
+  }
+
+  @Test
   void theDumpShowsEachProcessorsPendingTimers() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
       GmpExecutor ex = c.ex();
