@@ -203,7 +203,6 @@ final class TimerHeap {
       ScheduledTask<?> t = a[i];
       if (t.isCancelled()) {
         t.heap = null;
-        t.heapIndex = -1;
         removedCancelled++;
         if (t.uncountZombie()) {
           counted++;
@@ -232,7 +231,6 @@ final class TimerHeap {
       ScheduledTask<?> t = a[i];
       a[i] = null;
       t.heap = null;
-      t.heapIndex = -1;
       if (!t.isCancelled()) {
         leftLive(t);
         if (!t.isCancelled()) {
@@ -272,7 +270,6 @@ final class TimerHeap {
     int n = size - 1;
     ScheduledTask<?> top = a[0];
     top.heap = null;
-    top.heapIndex = -1;
     ScheduledTask<?> last = a[n];
     a[n] = null;
     setSize(n);
@@ -294,11 +291,9 @@ final class TimerHeap {
         break;
       }
       a[i] = p;
-      p.heapIndex = i;
       i = parent;
     }
     a[i] = t;
-    t.heapIndex = i;
   }
 
   private void siftDown(int i, ScheduledTask<?> t) {
@@ -319,10 +314,8 @@ final class TimerHeap {
         break;
       }
       a[i] = a[best];
-      a[i].heapIndex = i;
       i = best;
     }
     a[i] = t;
-    t.heapIndex = i;
   }
 }
