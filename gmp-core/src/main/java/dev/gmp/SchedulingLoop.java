@@ -240,6 +240,11 @@ final class SchedulingLoop {
       P pp;
       s.lock.lock();
       try {
+        if (m.spare) { // a task finished P-less after its blocking call (Syscall): spare no more
+          m.spare = false;
+          s.threads.nmspare--;
+          Lifecycle.tryTidyLocked(s);
+        }
         pp = s.idle.pidleget();
       } finally {
         s.lock.unlock();

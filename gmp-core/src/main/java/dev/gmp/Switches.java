@@ -51,6 +51,13 @@ final class Switches {
   static final boolean EAGER_HANDOFF_NEW_THREAD = flag("gmp.eagerHandoffNewThread", false);
 
   /**
+   * A blocking() call that returns to find no P finishes its task P-less, as a spare within the
+   * budget (ForkJoinPool's compensation: the thread runs on), instead of queueing its G locked to
+   * the M and parking until someone hands a P back (Go's exitsyscall). false restores Go's way.
+   */
+  static final boolean EXITSYSCALL_SPARE = flag("gmp.exitsyscallSpare", true);
+
+  /**
    * A virtual thread readied into an empty runnext from its own P (goready from a gmp carrier)
    * wakes no other M: the owner runs it next, as Tokio's LIFO slot does (Carriers). True wakes one
    * on every ready, as Go's ready() does (docs/benchmarks.md, virtual threads).

@@ -6,8 +6,9 @@ import java.util.concurrent.Callable;
  * entersyscall / exitsyscall for {@link GmpExecutor#blocking}. Entering keeps the P attached
  * (status Psyscall) so a short call costs two CASes; sysmon hands the P to another M if the call
  * outlasts one of its ticks while work waits. Leaving takes the P back if it is still ours, else
- * the old P if idle, else any idle P, else queues the G (locked to this M, whose thread holds its
- * stack) on the global queue and parks until an M hands over its P.
+ * the old P if idle, else any idle P, else (spare budget permitting) finishes the task P-less as a
+ * spare, else queues the G (locked to this M, whose thread holds its stack) on the global queue
+ * and parks until an M hands over its P.
  */
 final class Syscall {
   private Syscall() {}
@@ -93,6 +94,18 @@ final class Syscall {
         pp = s.idle.pidlegetSpecific(oldp);
         if (pp == null) {
           pp = s.idle.pidleget();
+        }
+        if (pp == null
+            && Switches.EXITSYSCALL_SPARE
+            && s.threads.nmspare < s.config.maxSpareThreads()
+            && s.runState < Scheduler.STOP) {
+          // No P, but the spare budget has room: finish the task P-less, as a spare (counted
+          // until the M looks for a P again: SchedulingLoop.reacquire), rather than wait for a
+          // P while its thread holds the stack. What it submits meanwhile goes to the global queue.
+          m.spare = true;
+          s.threads.nmspare++;
+          gp.setStatus(G.Grunning);
+          return;
         }
         if (pp == null) {
           // No P: become runnable on the global queue, locked to this M (Go's lockedg), and wait

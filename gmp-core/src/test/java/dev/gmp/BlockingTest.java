@@ -58,6 +58,44 @@ class BlockingTest {
   }
 
   /**
+   * A marked call that returns to find its P in another M's hands finishes its task P-less, as a
+   * spare, instead of queueing for the P (switch gmp.exitsyscallSpare). Parallelism 1: task A's
+   * call loses the P to task B, which then waits for A to get past its call. With the old way A
+   * waits for the P B holds, and only sysmon's second retake (B hogs while A's G waits) ends it:
+   * two retakes. Here one: the hand-off of A's call.
+   */
+  @Test
+  void aCallThatReturnsToNoProcessorFinishesItsTaskWithoutWaitingForOne() throws Exception {
+    GmpExecutor ex = track(GmpExecutor.builder().parallelism(1).build());
+    CountDownLatch bStarted = new CountDownLatch(1);
+    AtomicBoolean aPastCall = new AtomicBoolean();
+    CountDownLatch both = new CountDownLatch(2);
+    ex.execute(() -> {
+      try {
+        GmpExecutor.blocking(() -> {
+          ex.execute(() -> { // B: queued while A blocks, so sysmon hands the P to it
+            bStarted.countDown();
+            while (!aPastCall.get()) {
+              Thread.onSpinWait();
+            }
+            both.countDown();
+          });
+          bStarted.await();
+          return null;
+        });
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+      aPastCall.set(true);
+      both.countDown();
+    });
+    await(both, "A past its call while B holds the only P: " + ex.stats() + describeMs(ex));
+    awaitCondition(() -> "quiet: " + ex.stats(), LIVENESS_SECONDS,
+        () -> ex.stats().spareThreads() == 0 && ex.stats().idleProcessors() == 1);
+    assertEquals(1, ex.stats().retakes(), "only the call's hand-off: " + ex.stats());
+  }
+
+  /**
    * Go's entersyscallblock: a marked call that starts while work waits on its P hands the P on at
    * once to an idle M. With no sysmon thread at all, the task queued behind the call can only run
    * if that happened (else it waits for the call, which waits for it, until the liveness timeout).
