@@ -53,6 +53,20 @@ final class M implements Runnable {
   /** The thread that runs this M (set by run(): a ThreadFactory may wrap the Runnable). */
   Thread runner;
 
+  /**
+   * The thread's kernel stat file for sysmon's BlockDetector, or null (off Linux, or the detector
+   * switched off). Written by run() before the M first acquires a P, like runner.
+   */
+  java.nio.file.Path osStat;
+
+  // sysmon's private view of this M (BlockDetector): only the sysmon thread touches these.
+  long detCpu = -1;
+  long detWhen;
+  long detRound = -2;
+  long detWaitRound = -2;
+  long detSuspectRound = -2;
+  boolean detAsleep;
+
   /** The P held; touched by this M's own thread only (others look at P.m()). */
   P p;
 
@@ -116,6 +130,9 @@ final class M implements Runnable {
       return;
     }
     runner = Thread.currentThread();
+    if (Switches.BLOCK_DETECT) {
+      osStat = BlockDetector.ownStatFile(); // on our own thread: /proc/thread-self names it
+    }
     try {
       Threads.register(this);
       SchedulingLoop.mstart(this);
