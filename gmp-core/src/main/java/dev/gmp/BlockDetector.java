@@ -29,36 +29,37 @@ import java.nio.file.Path;
  *       stands still just the same.
  * </ol>
  *
- * <p>The verdict, per M at each round where work waits (Sysmon#retakeFromTask):
+ * <p>The verdict, per M at each round where work waits (Sysmon#retakeFromTask), always from two
+ * samples a round apart (~70-170 us: Go's "a syscall still there one sysmon tick later"):
  *
  * <ul>
- *   <li>{@link #BLOCKED} if the thread is in a JVM wait state now and spent less than half of the
- *       last round on a CPU; or if it is RUNNABLE, the kernel had it asleep at the last round and
- *       has it asleep now, and it spent less than an eighth of the round between on a CPU (two
- *       samples: one alone could catch a thread stopped for a moment, at a page fault or a GC
- *       safepoint).
- *   <li>{@link #SUSPECT} if it is waiting now but the evidence is not complete (no CPU sample from
- *       the last round, or the first kernel sample): sysmon comes back sooner
- *       (Sysmon#SUSPECT_DELAY_NANOS) for the verdict.
+ *   <li>WAITING or TIMED_WAITING (parked, sleeping, in Object.wait): {@link #BLOCKED} if it spent
+ *       less than half of the last round on a CPU and, at the look before, was already waiting
+ *       or was parked idle as sysmon handed it its P ({@link #baseline}: in a server whose
+ *       handlers block, each retake's new M is the next to block, and is judged at the very
+ *       next round);
+ *   <li>BLOCKED on a monitor: {@link #BLOCKED} if it was blocked at the look before too and spent
+ *       less than an eighth of the time between on a CPU;
+ *   <li>RUNNABLE (Java's state for a socket or pipe read): {@link #BLOCKED} if it spent less than
+ *       half of each of the last two rounds on a CPU and the kernel has it asleep now;
+ *   <li>{@link #SUSPECT} if it is blocked now but the earlier sample is missing: sysmon comes back
+ *       sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for the second look;
  *   <li>{@link #NO} otherwise.
  * </ul>
  *
- * <p>An M that sysmon hands a P to gets its CPU sampled right then ({@link #baseline}), so the
- * task it picks up can be judged at the very next round: in a server whose handlers block, each
- * retake's new M is the next to block.
- *
- * <p>Hysteresis, so that blocking for microseconds at a time causes no retake: the evidence
- * covers a whole round (~70-170 us) in which the thread was mostly off the CPU, not one instant:
- * a task that waits briefly and often keeps using the CPU and never qualifies; and a task loses
- * its P at most once (Retake#retakeRunning), so a handler that blocks a hundred times costs one
- * retake. A CPU-bound task is never in a JVM wait state, and the kernel reports it R whether it
- * runs or waits for a CPU. The one instant the kernel shows it asleep is at a GC safepoint; but
- * a safepoint stops sysmon too (the CPU clock read is a VM call), so two looks in a row cannot
- * fall inside one: the look after it finds a thread that has run again. What a single sample can
- * mistake: a thread the OS kept off the CPU (preempted, the machine overloaded) for most of a
- * round that is waiting on a briefly held monitor at the instant of the look; it loses its P
- * though its wait is short (measured: tens per second in the JDK HttpServer at load average 5 on
- * 2 cores, its {@code lolock}; none on a quiet machine) and goes on P-less, as any retaken task.
+ * <p>Hysteresis, so that blocking for microseconds at a time causes no retake: the evidence spans
+ * a round in which the thread was mostly off the CPU, with a wait at both ends; a task that waits
+ * briefly and often keeps using the CPU and never qualifies. A task loses its P at most once
+ * (Retake#retakeRunning), so a handler that blocks a hundred times costs one retake. One sample
+ * would mislead: a thread the OS kept off the CPU for most of a round (the machine overloaded)
+ * that waits on a briefly held monitor at the instant of the look (the JDK HttpServer's {@code
+ * lolock}) lost its P for a wait of microseconds, tens of times a second at load average 5 on 2
+ * cores, with a one-look rule. A CPU-bound task is never in a JVM wait state, and the kernel
+ * reports it R whether it runs or waits for a CPU (a kernel that said R is not asked again until
+ * the thread has run: a preempted task on a busy machine costs one /proc read, not one a round).
+ * The one time it is off the CPU and asleep is when a GC safepoint stops it; but the safepoint
+ * stops sysmon too (the CPU clock read is a VM call), so two quiet rounds in a row cannot both
+ * fall inside one: the round after it finds a thread that has run again.
  *
  * <p>All state is sysmon's own (the {@code det*} fields of M, this object): one thread reads and
  * writes it, no ordering needed. What it reads of other threads: {@code M.runner} and {@code
@@ -101,39 +102,44 @@ final class BlockDetector {
     boolean known = fresh && cpu >= 0 && mp.detCpu >= 0; // so we know its CPU over one round
     long dCpu = cpu - mp.detCpu;
     long dt = now - mp.detWhen;
-    boolean wasAsleep = fresh && mp.detAsleep;
+    boolean wasBlocked = fresh && mp.detBlocked;
+    boolean wasIdle = fresh && mp.detIdle; // the last sample was taken as sysmon handed it a P
+    mp.detIdle = false;
     mp.detRound = round;
     mp.detCpu = cpu;
     mp.detWhen = now;
-    mp.detAsleep = false;
     Thread.State ts = t.getState();
-    if (ts == Thread.State.BLOCKED
-        || ts == Thread.State.WAITING
-        || ts == Thread.State.TIMED_WAITING) {
-      // Waiting now, and off the CPU for over half of the last round (without a CPU clock: waiting
-      // at the last round too).
-      boolean blocked = cpu < 0 ? wasWaiting(mp) : known && 2 * dCpu < dt;
-      mp.detWaitRound = round;
-      return verdict(mp, blocked);
+    boolean waits = ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING;
+    // RUNNABLE: ask the kernel (a /proc read, ~5 us), but only about a thread that spent less
+    // than half of this round and of the round before on a CPU: a running task never pays for
+    // it, nor does an M just woken that is still waiting for a CPU on a busy machine.
+    boolean quiet = known && 2 * dCpu < dt;
+    boolean wasQuiet = fresh && mp.detQuiet;
+    mp.detQuiet = quiet;
+    if (!quiet) {
+      mp.detOsRunnable = false; // it ran: ask the kernel again at its next quiet stretch
     }
-    // RUNNABLE: ask the kernel (~5 us), but only about a thread that spent less than half of the
-    // last round on a CPU, so that a running task never pays for it.
-    if (mp.osStat == null || !known || 2 * dCpu >= dt || !osSleeping(mp.osStat)) {
-      return NO; // running; or R to the kernel: preempted and waiting for a CPU, never a retake
+    boolean blocked = waits || ts == Thread.State.BLOCKED || (quiet && wasQuiet && osAsleep(mp));
+    mp.detBlocked = blocked;
+    if (!blocked) {
+      return NO;
     }
-    mp.detAsleep = true;
-    // Asleep at the last round and now, hardly on a CPU between: one read that lasted a round.
-    return verdict(mp, wasAsleep && 8 * dCpu < dt);
-  }
-
-  private boolean wasWaiting(M mp) {
-    return mp.detWaitRound == round - 1;
+    // Parked, sleeping or in Object.wait now, off the CPU for over half of the round, and off it
+    // by its own doing at the last look too (blocked, or parked idle when handed its P): one
+    // wait, not a thread the OS kept off the CPU that waits at this instant by chance.
+    // RUNNABLE, off the CPU for two rounds and asleep to the kernel: at once too.
+    if (quiet && ((waits && (wasBlocked || wasIdle)) || ts == Thread.State.RUNNABLE)) {
+      return BLOCKED;
+    }
+    // Otherwise blocked at the last look too, hardly on a CPU between: one wait that lasted the
+    // gap (without a CPU clock: the two samples alone).
+    return verdict(mp, wasBlocked && (cpu < 0 || (known && 8 * dCpu < dt)));
   }
 
   /**
    * Samples an M that sysmon has just handed a P to (parked, or waking): its CPU clock now, so
-   * that its first task can be judged at the next round rather than one later. A new M has no
-   * thread running yet and is skipped.
+   * that the task it picks up can be judged at the next round rather than one later. A new M has
+   * no thread running yet and is skipped.
    */
   void baseline(M mp, long now) {
     Thread t = mp.runner;
@@ -141,8 +147,10 @@ final class BlockDetector {
       mp.detCpu = Clock.cpuTime(t);
       mp.detWhen = now;
       mp.detRound = round;
-      mp.detAsleep = false; // parked in stopm is not a task's wait
-      mp.detWaitRound = -2;
+      mp.detBlocked = false; // parked in stopm is not a task's wait
+      mp.detQuiet = false;
+      mp.detOsRunnable = false;
+      mp.detIdle = true;
     }
   }
 
@@ -160,6 +168,22 @@ final class BlockDetector {
     }
     mp.detSuspectRound = round;
     return SUSPECT;
+  }
+
+  /**
+   * The kernel's view, asked once per stretch off the CPU: a thread it reports R (preempted,
+   * waiting for a CPU: a busy machine) is not asked again until it has run, which keeps a CPU-bound
+   * task on an overloaded machine from costing a /proc read every round.
+   */
+  private boolean osAsleep(M mp) {
+    if (mp.osStat == null || mp.detOsRunnable) {
+      return false;
+    }
+    if (osSleeping(mp.osStat)) {
+      return true;
+    }
+    mp.detOsRunnable = true;
+    return false;
   }
 
   /** Whether the kernel has the thread asleep (state S or D in its stat line). */

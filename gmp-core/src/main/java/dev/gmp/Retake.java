@@ -139,6 +139,7 @@ final class Retake {
     if (m.spare) {
       m.spare = false;
       s.threads.nmspare--;
+      m.parkAtOnce = true; // m's own field: every caller runs on m's thread
     }
     boolean moved = false;
     if (pp != null && pp.status() == P.Pdead && pp.m() == m) {
