@@ -39,9 +39,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Primary score: microseconds per request (lower is better, as everywhere in this suite; req/s
  * = 1e6 / score). Secondary, per iteration: {@code reqPerSec}, {@code p50Us} and {@code p99Us}
- * (send to last byte of the response) and {@code peakThreads}, the most platform threads the
+ * (send to last byte of the response), {@code peakThreads}, the most platform threads the
  * executor had alive at once ({@link LiveThreads}; for virtual threads the JDK scheduler's
- * carrier pool size at the end of the iteration).
+ * carrier pool size at the end of the iteration), and {@code cpuUsPerReq}, the whole process's
+ * CPU per response (client, server and executor; getProcessCpuTime's 10 ms ticks are fine over a
+ * one-second iteration).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -115,6 +117,8 @@ public class HttpServerBench {
     long startNanos;
     long lastNanos;
     long responses;
+    long cpuStart;
+    long cpuLast;
     int peak;
 
     @Setup(Level.Iteration)
@@ -125,6 +129,8 @@ public class HttpServerBench {
       peak = 0;
       startNanos = System.nanoTime();
       lastNanos = startNanos;
+      cpuStart = CpuClock.process();
+      cpuLast = cpuStart;
     }
 
     public double p50Us() {
@@ -142,6 +148,11 @@ public class HttpServerBench {
     public double peakThreads() {
       return peak;
     }
+
+    /** Process CPU (all threads: server, executor, client, JIT) per response, microseconds. */
+    public double cpuUsPerReq() {
+      return responses == 0 ? 0 : (cpuLast - cpuStart) / 1000.0 / responses;
+    }
   }
 
   @Benchmark
@@ -150,6 +161,7 @@ public class HttpServerBench {
     client.run(BATCH, st.hist);
     st.responses += BATCH;
     st.lastNanos = System.nanoTime();
+    st.cpuLast = CpuClock.process();
     int p = executor.equals("vthread") ? Execs.virtualSchedulerPoolSize() : threads.peak();
     if (p > st.peak) {
       st.peak = p;
@@ -182,8 +194,10 @@ public class HttpServerBench {
           b.httpServer(st);
         }
         System.out.printf(
-            "%s clients=%d %s: %.0f req/s p50 %.0f us p99 %.0f us peakThreads %d %s%n",
+            "%s clients=%d %s: %.0f req/s p50 %.0f us p99 %.0f us peakThreads %d cpu/req %.1f us"
+                + " %s%n",
             b.executor, b.clients, b.handler, st.reqPerSec(), st.p50Us(), st.p99Us(), st.peak,
+            st.cpuUsPerReq(),
             gmpStats(b.exec));
       }
     } finally {

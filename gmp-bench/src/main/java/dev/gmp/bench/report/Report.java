@@ -470,7 +470,7 @@ public final class Report {
 
   private static List<String> sortMetrics(Set<String> metrics) {
     List<String> order = List.of("reqPerSec", "p50Us", "p90Us", "p99Us", "p999Us", "maxUs",
-        "peakThreads", "cpuUsPerTask", "threadCpuUsPerTask");
+        "peakThreads", "cpuUsPerReq", "cpuUsPerTask", "threadCpuUsPerTask");
     List<String> l = new ArrayList<>(metrics);
     l.sort(Comparator.comparingInt(m -> order.indexOf(m) < 0 ? 99 : order.indexOf(m)));
     return l;
