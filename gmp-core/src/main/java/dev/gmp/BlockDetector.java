@@ -38,8 +38,11 @@ import java.nio.file.Path;
  *       was already waiting or was parked idle as sysmon handed it its P ({@link #baseline}: in a
  *       server whose handlers block, each retake's new M is the next to block, and is judged at
  *       the very next round);
- *   <li>RUNNABLE (Java's state for a socket or pipe read): {@link #BLOCKED} if it spent less than
- *       half of each of the last two rounds on a CPU and the kernel has it asleep now;
+ *   <li>RUNNABLE (Java's state for a socket or pipe read): asleep to the kernel counts as blocked
+ *       once it spent less than half of each of the last two rounds on a CPU; {@link #BLOCKED}
+ *       if the kernel had it asleep at the look before too and it spent less than an eighth of
+ *       the time between on a CPU (one kernel sample alone caught threads in a moment's sleep:
+ *       a class load from the jar, a JVM-internal lock, during a server's warm-up);
  *   <li>{@link #SUSPECT} if it waits now but the earlier sample is missing: sysmon comes back
  *       sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for the second look;
  *   <li>{@link #NO} otherwise, and always for BLOCKED on a monitor ({@code synchronized}): that is
@@ -119,8 +122,8 @@ final class BlockDetector {
     boolean quiet = known && 2 * dCpu < dt;
     boolean wasQuiet = fresh && mp.detQuiet;
     mp.detQuiet = quiet;
-    if (!quiet) {
-      mp.detOsRunnable = false; // it ran: ask the kernel again at its next quiet stretch
+    if (dCpu != 0) {
+      mp.detOsRunnable = false; // it ran since the kernel said R: ask again when quiet
     }
     // BLOCKED on a monitor is left to the time-slice rule (see the overview).
     boolean blocked = waits || (quiet && wasQuiet && osAsleep(mp));
@@ -131,12 +134,16 @@ final class BlockDetector {
     // Parked, sleeping or in Object.wait now, off the CPU for over half of the round, and off it
     // by its own doing at the last look too (blocked, or parked idle when handed its P): one
     // wait, not a thread the OS kept off the CPU that waits at this instant by chance.
-    // RUNNABLE, off the CPU for two rounds and asleep to the kernel: at once too.
-    if (quiet && ((waits && (wasBlocked || wasIdle)) || ts == Thread.State.RUNNABLE)) {
+    if (waits && quiet && (wasBlocked || wasIdle)) {
       return BLOCKED;
     }
-    // Otherwise (no CPU sample from the round before) a wait now is only the first sample; without
-    // a CPU clock at all, waiting at two looks in a row is the whole rule.
+    // RUNNABLE and asleep to the kernel at this look and the last, hardly on a CPU between: a
+    // read. (One kernel sample caught threads in a moment's sleep: a class load, a JVM lock.)
+    if (!waits && wasBlocked && 8 * dCpu < dt) {
+      return BLOCKED;
+    }
+    // Otherwise this is the first sample of a wait (or the CPU sample before it is missing): a
+    // suspect. Without a CPU clock at all, waiting at two looks in a row is the whole rule.
     return verdict(mp, wasBlocked && cpu < 0);
   }
 
@@ -175,9 +182,10 @@ final class BlockDetector {
   }
 
   /**
-   * The kernel's view, asked once per stretch off the CPU: a thread it reports R (preempted,
-   * waiting for a CPU: a busy machine) is not asked again until it has run, which keeps a CPU-bound
-   * task on an overloaded machine from costing a /proc read every round.
+   * The kernel's view, asked again only once the thread has run: a thread it reports R
+   * (preempted, waiting for a CPU: a busy machine) costs no more /proc reads while its CPU clock
+   * stands still. A thread asleep in a read accrues no CPU time at all, so it is asked again as
+   * soon as it ran for a moment (and then entered its read).
    */
   private boolean osAsleep(M mp) {
     if (mp.osStat == null || mp.detOsRunnable) {
