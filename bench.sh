@@ -4,8 +4,9 @@
 #   ./bench.sh                main job: gmp vs ForkJoinPool side by side on a representative
 #                             subset at parallelism 2, 2 forks (~2 min after the build); prints
 #                             the ratio table and writes the JMH JSON to bench-results/
-#   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2 (~20 min on
-#                             2 cores); tables to bench-results/full-*/report.md
+#   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2, and the JDK
+#                             HttpServer on each (~25 min on 2 cores); tables to
+#                             bench-results/full-*/report.md
 #   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~11 min)
 #   ./bench.sh plots [FULL_DIR [ABLATION_DIR]]
 #                             regenerate docs/benchmarks/*.svg from JMH JSON (default: the
@@ -124,7 +125,7 @@ main_job() {
   cp "$out" bench-results/main-latest.json
 }
 
-# The full suite: several JMH invocations sized for ~20 min on 2 cores (docs/benchmarks.md says
+# The full suite: several JMH invocations sized for ~25 min on 2 cores (docs/benchmarks.md says
 # why): parallelism 2 with 2 forks (BENCH_FORKS), parallelism 1 with 1 fork (for the scaling plot).
 full_suite() {
   build
@@ -149,6 +150,9 @@ full_suite() {
   # the parameter-heavy ones: parallelism 2, fewer executors
   run wakeup 'GoWakeup' -p executor=gmp,fjp -p parallelism=2 -f "$f2" "${W[@]}"
   run remote 'TokioRemoteSpawn' -p executor=gmp,fjp,tpe -p parallelism=2 -f "$f2" "${W[@]}"
+  # the JDK's HttpServer on each executor (gmp, ForkJoinPool, fixed pool, cached pool, virtual
+  # threads), 4 and 16 keep-alive clients, tiny and 1 ms sleeping handlers (~5 min)
+  run http 'HttpServerBench' -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
   run core-p1 "${CORE[@]}" -p parallelism=1 -f 1 "${W[@]}"
   t1=$(date +%s)
   echo "Full suite: $((t1 - t0)) s" | tee -a "$dir/machine.txt"
@@ -237,6 +241,6 @@ case "${1:-main}" in
     else
       "$JAVA" -cp "$JAR" dev.gmp.bench.trace.TraceView demo "${1:-bench-results/trace-$STAMP.html}"
     fi ;;
-  -h|--help|help) sed -n '2,25p' "$0" ;;
+  -h|--help|help) sed -n '2,26p' "$0" ;;
   *) echo "bench.sh: unknown command '$1' (try ./bench.sh help)" >&2; exit 2 ;;
 esac

@@ -8,7 +8,7 @@ import java.util.function.UnaryOperator;
  * The executor's settings, validated by {@link GmpExecutor.Builder}; {@code contextClassLoader} is
  * the one captured at build() for the threads gmp creates itself (Threads#newDaemon); {@code jmx}
  * whether build() registers a {@link GmpExecutorMXBean}; {@code taskDecorator} null when unset;
- * {@code availableProcessors} the CPU count sysmon follows (Sysmon#followAvailableProcessors),
+ * {@code availableProcessors} the CPU count sysmon follows (Resize#followAvailableProcessors),
  * null when the parallelism is pinned (set explicitly, or following switched off).
  */
 record Config(

@@ -16,6 +16,9 @@ final class Counters {
   final LongAdder preemptionRequests = new LongAdder();
   final LongAdder sysmonWakeups = new LongAdder();
 
+  /** Retakes on BlockDetector's verdict (within retakes; tests and the dump tell them apart). */
+  final LongAdder blockRetakes = new LongAdder();
+
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
   final LongAdder cpuChecks = new LongAdder();
 

@@ -123,6 +123,7 @@ final class Dump {
         .append(" steals=").append(st.steals())
         .append(" handoffs=").append(st.handoffs())
         .append(" retakes=").append(st.retakes())
+        .append(" blockretakes=").append(s.counters.blockRetakes.sum())
         .append(" spare=").append(st.spareThreads())
         .append(" parks=").append(st.parks())
         .append(" threadstartfailures=").append(st.threadStartFailures());

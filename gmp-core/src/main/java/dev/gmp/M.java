@@ -53,6 +53,25 @@ final class M implements Runnable {
   /** The thread that runs this M (set by run(): a ThreadFactory may wrap the Runnable). */
   Thread runner;
 
+  /**
+   * The thread's kernel stat file for sysmon's BlockDetector, or null (off Linux, or the detector
+   * switched off). Written by run() before the M first acquires a P, like runner.
+   */
+  java.nio.file.Path osStat;
+
+  // sysmon's private view of this M (BlockDetector): only the sysmon thread touches these. The
+  // last sample: CPU clock, when, which round; whether the thread was blocked, quiet (under half
+  // the round on a CPU), just handed a P (parked idle), reported R by the kernel in this quiet
+  // stretch; the last round it was a suspect.
+  long detCpu = -1;
+  long detWhen;
+  long detRound = -2;
+  boolean detBlocked;
+  boolean detQuiet;
+  boolean detIdle;
+  boolean detOsRunnable;
+  long detSuspectRound = -2;
+
   /** The P held; touched by this M's own thread only (others look at P.m()). */
   P p;
 
@@ -77,6 +96,14 @@ final class M implements Runnable {
 
   /** Runs a task without a live P after a retake (counted in Threads.nmspare); under the lock. */
   boolean spare;
+
+  /**
+   * The next sleep skips the idle spin: set by the M itself when it lets go of a P that was
+   * taken from under its task (it was a spare). Its next hand-off comes from a later retake,
+   * never within the spin window: with 1 ms blocking handlers in the JDK HttpServer the spins
+   * of returning spares cost 14% as much CPU as the handlers (async-profiler).
+   */
+  boolean parkAtOnce;
 
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
@@ -122,6 +149,9 @@ final class M implements Runnable {
       return;
     }
     runner = Thread.currentThread();
+    if (Switches.BLOCK_DETECT) {
+      osStat = BlockDetector.ownStatFile(); // on our own thread: /proc/thread-self names it
+    }
     try {
       Threads.register(this);
       SchedulingLoop.mstart(this);
@@ -217,7 +247,9 @@ final class M implements Runnable {
     // Spin on the note for a few microseconds before parking (as ForkJoinPool's deactivate
     // does): a wake-up that comes meanwhile costs the waker no unpark and us no park, which on
     // the JVM is the difference between ~1 us and 10-50 us of wake-up latency.
-    for (int i = kick == null ? Switches.IDLE_SPINS : 0; i > 0; i--) {
+    int spins = parkAtOnce || kick != null ? 0 : Switches.IDLE_SPINS;
+    parkAtOnce = false;
+    for (int i = spins; i > 0; i--) {
       // Volatile read: the waker's getAndSet published nextp/spinning before WOKEN.
       if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
         NOTE.setVolatile(this, NOTE_CLEAR);

@@ -1,6 +1,7 @@
 package dev.gmp;
 
 import java.util.Arrays;
+import java.util.function.IntSupplier;
 
 /**
  * procresize: GOMAXPROCS(n) without stopping the world. New Ps join the idle list; Ps past n die.
@@ -30,6 +31,24 @@ final class Resize {
           "parallelism must be <= maxThreads (" + s.config.maxThreads() + "), was " + n);
     }
     resize(s, n, true);
+  }
+
+  /**
+   * sysmon's look at the CPU count (Go 1.25's GOMAXPROCS updates, about once a second): unless
+   * the parallelism is pinned, read it (Runtime.availableProcessors(), cgroup-aware) and resize
+   * to it, capped at maxThreads. Read outside the lock (it may read cgroup files); {@link #follow}
+   * rechecks the pin under the lock, so a concurrent setParallelism wins. Counted in cpuChecks
+   * either way.
+   */
+  static void followAvailableProcessors(Scheduler s) {
+    IntSupplier cpus = s.config.availableProcessors();
+    if (cpus != null && !s.parallelismPinned) { // volatile: a stale false is rechecked by follow
+      int n = Math.min(Math.max(1, cpus.getAsInt()), s.config.maxThreads());
+      if (n != s.gomaxprocs) {
+        follow(s, n);
+      }
+    }
+    s.counters.cpuChecks.increment();
   }
 
   /**

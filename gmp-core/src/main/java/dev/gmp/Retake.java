@@ -106,6 +106,10 @@ final class Retake {
     } finally {
       s.lock.unlock();
     }
+    BlockDetector det = s.sysmon.detector; // only sysmon calls this: the detector is its own
+    if (det != null && next != null) {
+      det.baseline(next, System.nanoTime());
+    }
     if (Jfr.on) {
       long seen = gp.seenAt(); // sysmon's first sight of this task, a slice or more ago
       Jfr.retake(s, pp.id, blocked ? "blocked" : "hog", mp.id,
@@ -136,6 +140,7 @@ final class Retake {
     if (m.spare) {
       m.spare = false;
       s.threads.nmspare--;
+      m.parkAtOnce = true; // m's own field: every caller runs on m's thread
     }
     boolean moved = false;
     if (pp != null && pp.status() == P.Pdead && pp.m() == m) {

@@ -64,6 +64,13 @@ final class Switches {
    */
   static final boolean VT_RUNNEXT_WAKE = flag("gmp.vtRunnextWake", false);
 
+  /**
+   * sysmon's fast detector of unmarked blocking (BlockDetector): a task found off the CPU for a
+   * round while work waits loses its P within a round or two. false leaves unmarked blocking to
+   * the time-slice rule (a whole slice, 10 ms by default), as before.
+   */
+  static final boolean BLOCK_DETECT = flag("gmp.blockDetect", true);
+
   /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
 

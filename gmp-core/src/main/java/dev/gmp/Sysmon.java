@@ -1,7 +1,6 @@
 package dev.gmp;
 
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.IntSupplier;
 
 /**
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
@@ -15,10 +14,12 @@ import java.util.function.IntSupplier;
  *       someone else can take work, and the call is under 10 ms: handed to another M;
  *   <li>a P whose schedtick has not moved for a time slice: preemption requested, which demotes a
  *       runnext chain at its next scheduling point;
- *   <li>a P whose M has run one task for a time slice while work waits that nobody else can take:
- *       the task blocks without saying so (thread BLOCKED / WAITING / TIMED_WAITING) or hogs the
- *       CPU, so the P goes to another M and this M runs on P-less (at most maxSpareThreads such
- *       Ms at once).
+ *   <li>a P whose M is inside a task but off the CPU (blocked without saying so: sleep, wait, a
+ *       lock, a socket or pipe read) while work waits that nobody else can take: found by {@link
+ *       BlockDetector} within a round or two, the P goes to another M and this M runs on P-less
+ *       when it wakes (at most maxSpareThreads such Ms at once);
+ *   <li>the same after a whole time slice in one task, for a task that hogs the CPU (and for
+ *       blocking, with the detector switched off: thread BLOCKED / WAITING / TIMED_WAITING).
  * </ul>
  */
 final class Sysmon implements Runnable {
@@ -28,6 +29,13 @@ final class Sysmon implements Runnable {
    * at 20 us vs 6.8% at 100 us, 2 cores, JDK 25: docs/design.md), so gmp polls at 100 us.
    */
   static final long MIN_DELAY_NANOS = Long.getLong("gmp.sysmonMinDelayNanos", 100_000);
+
+  /**
+   * The sleep after a round that found a task blocked without saying so (BlockDetector's first
+   * sample): Go's 20 us, so the confirming look comes ~70 us later (timer slack included) rather
+   * than a whole round. Only while such tasks and waiting work exist.
+   */
+  static final long SUSPECT_DELAY_NANOS = Long.getLong("gmp.sysmonSuspectDelayNanos", 20_000);
 
   /** A marked blocking call is retaken once it is at least this old (Go: one sysmon tick). */
   static final long SYSCALL_MIN_AGE_NANOS = 20_000;
@@ -44,6 +52,9 @@ final class Sysmon implements Runnable {
   static final long CPU_CHECK_NANOS = 1_000_000_000;
 
   private final Scheduler s;
+
+  /** Unmarked blocking within a round or two; null with -Dgmp.blockDetect=false. */
+  final BlockDetector detector = Switches.BLOCK_DETECT ? new BlockDetector() : null;
 
   /** When sysmon last looked at the CPU count (sysmon's thread only). */
   private long lastCpuCheck;
@@ -202,7 +213,7 @@ final class Sysmon implements Runnable {
         idle = 0;
         d = MIN_DELAY_NANOS;
       }
-      if (maySleep()) {
+      if (quiet() && maySleep()) {
         delay = Long.MAX_VALUE;
         // Woken by an M between tasks, by entersyscall or by a thread start (watch). The timeout
         // is the backstop for Ps that went busy with tasks that never return: they are looked at
@@ -222,35 +233,51 @@ final class Sysmon implements Runnable {
       // Timers a whole round overdue sit on Ps too busy to look (Go's sysmon startm for timers).
       n += s.timers.sysmonCheck(Timers.now() - d);
       wakeForQueuedWork();
-      if (n == 0) {
+      boolean suspects = detector != null && detector.suspects != 0;
+      if (n == 0 && !suspects) {
         idle++;
       } else {
         idle = 0;
       }
       d = idle > 50 ? Math.min(d * 2, MAX_DELAY_NANOS) : MIN_DELAY_NANOS;
+      if (suspects) {
+        d = Math.min(d, SUSPECT_DELAY_NANOS); // a verdict waits for the next look
+      }
       delay = d;
     }
   }
 
+  /** The Ps' schedticks summed at the last round, and whether every P was idle then. */
+  private long lastTicks = -1;
+
+  private boolean allIdleLastRound;
+
   /**
-   * Go 1.25's GOMAXPROCS updates: about once a second, unless the parallelism is pinned, read the
-   * CPU count (Runtime.availableProcessors(), cgroup-aware) and resize to it, capped at
-   * maxThreads. Read outside the lock (it may read cgroup files); Resize#follow rechecks the pin
-   * under the lock, so a concurrent setParallelism wins. Counted in cpuChecks either way.
+   * Every P idle at this round and at the last, and no task started on any between (their
+   * schedticks did not move): only then may sysmon go into its deep sleep. Deciding on one look
+   * made a server at light load, whose Ps are idle for moments between requests, cycle through
+   * deep sleeps ~400 times a second (4 keep-alive clients, JDK HttpServer): each a lock and a
+   * park for sysmon, a lock and an unpark for the M that woke it, then 50 rounds at the fast
+   * cadence; sysmon cost 22% as much CPU as the handlers themselves (async-profiler).
    */
+  private boolean quiet() {
+    long ticks = 0;
+    for (P pp : s.procs.all) {
+      ticks += pp.schedtick(); // opaque reads: a stale one only delays the sleep by a round
+    }
+    boolean allIdle = s.idle.npidle == s.gomaxprocs;
+    boolean q = allIdle && allIdleLastRound && ticks == lastTicks;
+    allIdleLastRound = allIdle;
+    lastTicks = ticks;
+    return q;
+  }
+
+  /** Go 1.25's GOMAXPROCS updates, about once a second (Resize#followAvailableProcessors). */
   private void followAvailableProcessors(long now) {
-    if (now - lastCpuCheck < CPU_CHECK_NANOS) {
-      return;
+    if (now - lastCpuCheck >= CPU_CHECK_NANOS) {
+      lastCpuCheck = now;
+      Resize.followAvailableProcessors(s);
     }
-    lastCpuCheck = now;
-    IntSupplier cpus = s.config.availableProcessors();
-    if (cpus != null && !s.parallelismPinned) { // volatile: a stale false is rechecked by follow
-      int n = Math.min(Math.max(1, cpus.getAsInt()), s.config.maxThreads());
-      if (n != s.gomaxprocs) {
-        Resize.follow(s, n);
-      }
-    }
-    s.counters.cpuChecks.increment();
   }
 
   /**
@@ -282,6 +309,9 @@ final class Sysmon implements Runnable {
 
   int retake(long now) {
     int n = 0;
+    if (detector != null) {
+      detector.beginRound();
+    }
     long slice = s.config.timeSliceNanos();
     for (P pp : s.procs.all) {
       long raw = pp.statusRaw();
@@ -322,7 +352,8 @@ final class Sysmon implements Runnable {
   }
 
   /**
-   * Retake a P whose M has been inside one task for a whole slice while work waits. A task is
+   * Retake a P whose M is inside a task while work waits: at once if the task blocks (the
+   * detector's verdict), after a whole slice in the one task otherwise. A task is
    * named by its M and the M's completed count read on both sides of curg (a seqlock): the M
    * clears curg before it bumps the count (release), so an unchanged count around a non-null curg
    * means that G is task number count + 1 of this M, whatever object gFree recycled for it.
@@ -338,19 +369,28 @@ final class Sysmon implements Runnable {
       pp.sysmonM = null; // between tasks
       return 0;
     }
-    if (pp.sysmonM != mp || pp.sysmonMcompleted != c) {
+    boolean first = pp.sysmonM != mp || pp.sysmonMcompleted != c;
+    if (first) {
       pp.sysmonM = mp; // first sight of this task
       pp.sysmonMcompleted = c;
       pp.sysmonMwhen = now;
       gp.setSeenAt(now); // the task's age for the dump (gp may have finished since: display only)
-      return 0;
-    }
-    if (now - pp.sysmonMwhen < slice) {
-      return 0;
     }
     // Only if something waits that nobody else will take (Go's retake condition).
     if (pp.runq.isEmpty()
         && (s.global.size() == 0 || s.idle.nmspinning() + s.idle.npidle > 0)) {
+      return 0;
+    }
+    // Unmarked blocking, within a round or two (the verdict may use the M's previous round,
+    // so it can come at the task's first sight; retakeRunning rechecks the task under the lock).
+    if (detector != null
+        && detector.look(mp, now) == BlockDetector.BLOCKED
+        && s.retake.retakeRunning(pp, mp, gp, c, true)) {
+      pp.sysmonM = null;
+      s.counters.blockRetakes.increment();
+      return 1;
+    }
+    if (first || now - pp.sysmonMwhen < slice) {
       return 0;
     }
     Thread t = mp.runner;

@@ -28,6 +28,8 @@ import javax.management.ObjectName;
  *       task on the JDK's default scheduler (a FIFO ForkJoinPool) whose parallelism is set to
  *       {@code p} through {@code jdk.virtualThreadScheduler.parallelism} before the first virtual
  *       thread exists (JMH runs every parameter combination in a fresh JVM, so this holds).
+ *   <li>{@code cached}: {@code Executors.newCachedThreadPool()}, a thread per concurrent task
+ *       (not in {@link #ALL}: only the blocking benchmarks run it).
  *   <li>{@code none}: no executor at all (only for the idle-CPU baseline).
  * </ul>
  */
@@ -49,10 +51,55 @@ public final class Execs {
               parallelism, ForkJoinPool.defaultForkJoinWorkerThreadFactory, null, true);
       case "tpe" -> fixedPool(parallelism);
       case "vthread" -> virtualThreads(parallelism);
+      case "cached" -> Executors.newCachedThreadPool(daemons("cached"));
       default ->
           throw new IllegalArgumentException(
               "unknown executor '" + name + "': use one of " + ALL
                   + (name.equals("none") ? " (none is only for IdleCpu)" : ""));
+    };
+  }
+
+  /**
+   * {@link #create} with every platform thread the executor makes counted in {@code threads}
+   * (virtual threads: not counted, their carriers are the JDK's; see {@link
+   * #virtualSchedulerPoolSize}).
+   */
+  static ExecutorService create(String name, int parallelism, LiveThreads threads) {
+    return switch (name) {
+      case "gmp" ->
+          GmpExecutor.builder().parallelism(parallelism).threadFactory(threads.factory("gmp"))
+              .build();
+      case "fjp" -> new ForkJoinPool(parallelism, threads.forkJoinFactory(), null, false);
+      case "fjpAsync" -> new ForkJoinPool(parallelism, threads.forkJoinFactory(), null, true);
+      case "tpe" ->
+          new ThreadPoolExecutor(parallelism, parallelism, 0L, TimeUnit.MILLISECONDS,
+              new LinkedBlockingQueue<>(), threads.factory("tpe"));
+      case "cached" -> Executors.newCachedThreadPool(threads.factory("cached"));
+      default -> create(name, parallelism);
+    };
+  }
+
+  /**
+   * The JDK virtual-thread scheduler's current pool size (its carrier threads), or -1 where the
+   * JDK has no VirtualThreadScheduler bean (JDK 24+ has one).
+   */
+  public static int virtualSchedulerPoolSize() {
+    try {
+      Object v =
+          ManagementFactory.getPlatformMBeanServer()
+              .getAttribute(new ObjectName("jdk.management:type=VirtualThreadScheduler"), "PoolSize");
+      return v instanceof Integer i ? i : -1;
+    } catch (Exception | LinkageError e) {
+      return -1;
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemons(String prefix) {
+    AtomicInteger ids = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + ids.incrementAndGet());
+      t.setDaemon(true);
+      return t;
     };
   }
 

@@ -61,10 +61,12 @@ public final class Report {
           "cycledActors",
           "forkJoinTree",
           "blockingMix",
+          "httpServer",
           "submitToStart",
           "idle");
 
-  static final List<String> EXECUTORS = List.of("gmp", "fjp", "fjpAsync", "tpe", "vthread", "none");
+  static final List<String> EXECUTORS =
+      List.of("gmp", "fjp", "fjpAsync", "tpe", "cached", "vthread", "none");
 
   static final Map<String, String> NAMES =
       Map.of(
@@ -72,6 +74,7 @@ public final class Report {
           "fjp", "ForkJoinPool",
           "fjpAsync", "FJP async",
           "tpe", "ThreadPoolExecutor",
+          "cached", "cached pool",
           "vthread", "virtual threads",
           "none", "none");
 
@@ -466,7 +469,8 @@ public final class Report {
   }
 
   private static List<String> sortMetrics(Set<String> metrics) {
-    List<String> order = List.of("p50Us", "p90Us", "p99Us", "p999Us", "maxUs", "cpuUsPerTask", "threadCpuUsPerTask");
+    List<String> order = List.of("reqPerSec", "p50Us", "p90Us", "p99Us", "p999Us", "maxUs",
+        "peakThreads", "cpuUsPerReq", "cpuUsPerTask", "threadCpuUsPerTask");
     List<String> l = new ArrayList<>(metrics);
     l.sort(Comparator.comparingInt(m -> order.indexOf(m) < 0 ? 99 : order.indexOf(m)));
     return l;

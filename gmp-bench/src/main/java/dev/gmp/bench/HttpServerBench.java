@@ -1,0 +1,207 @@
+package dev.gmp.bench;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import dev.gmp.GmpExecutor;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A real server on each executor: the JDK's {@code com.sun.net.httpserver.HttpServer} with {@code
+ * setExecutor(executor)}, driven on loopback by {@code clients} keep-alive connections in a closed
+ * loop ({@link KeepAliveClient}: one selector thread, the JMH thread itself). The server's
+ * dispatcher thread calls {@code execute} once per request, from outside the executor: at light
+ * load every request is a wake-up. Handlers: {@code tiny} answers "ok"; {@code sleep1} first
+ * calls {@code Thread.sleep(1)}, a blocking call nobody marked (a JDBC call, say), which only an
+ * executor that notices unmarked blocking (or has a thread per request) can overlap.
+ *
+ * <p>Primary score: microseconds per request (lower is better, as everywhere in this suite; req/s
+ * = 1e6 / score). Secondary, per iteration: {@code reqPerSec}, {@code p50Us} and {@code p99Us}
+ * (send to last byte of the response), {@code peakThreads}, the most platform threads the
+ * executor had alive at once ({@link LiveThreads}; for virtual threads the JDK scheduler's
+ * carrier pool size at the end of the iteration), and {@code cpuUsPerReq}, the whole process's
+ * CPU per response (client, server and executor; getProcessCpuTime's 10 ms ticks are fine over a
+ * one-second iteration).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(2)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class HttpServerBench {
+  /** Responses per JMH operation (a few ms at the tiny handler's rate, ~0.1 s at sleep1's worst). */
+  static final int BATCH = 200;
+
+  private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
+
+  @Param({"gmp", "fjp", "tpe", "cached", "vthread"})
+  public String executor;
+
+  @Param({"2"})
+  public int parallelism;
+
+  @Param({"4", "16"})
+  public int clients;
+
+  @Param({"tiny", "sleep1"})
+  public String handler;
+
+  ExecutorService exec;
+  HttpServer server;
+  KeepAliveClient client;
+  final LiveThreads threads = new LiveThreads();
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    HttpHandler h =
+        switch (handler) {
+          case "tiny" -> HttpServerBench::respond;
+          case "sleep1" -> ex -> {
+            Util.sleepNanos(1_000_000);
+            respond(ex);
+          };
+          default ->
+              throw new IllegalArgumentException("handler must be tiny or sleep1, was " + handler);
+        };
+    exec = Execs.create(executor, parallelism, threads);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+    server.createContext("/", h);
+    server.setExecutor(exec);
+    server.start();
+    client = new KeepAliveClient(server.getAddress(), clients);
+  }
+
+  private static void respond(HttpExchange ex) throws IOException {
+    ex.getRequestBody().close();
+    ex.sendResponseHeaders(200, OK.length);
+    try (OutputStream os = ex.getResponseBody()) {
+      os.write(OK);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws IOException {
+    client.close();
+    server.stop(0);
+    Execs.shutdown(exec);
+  }
+
+  /** Latency percentiles, throughput and peak threads of one iteration (JMH secondary results). */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class Stats {
+    final Histogram hist = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    long startNanos;
+    long lastNanos;
+    long responses;
+    long cpuStart;
+    long cpuLast;
+    int peak;
+
+    @Setup(Level.Iteration)
+    public void reset(HttpServerBench b) {
+      hist.reset();
+      responses = 0;
+      b.threads.resetPeak();
+      peak = 0;
+      startNanos = System.nanoTime();
+      lastNanos = startNanos;
+      cpuStart = CpuClock.process();
+      cpuLast = cpuStart;
+    }
+
+    public double p50Us() {
+      return hist.getValueAtPercentile(50) / 1000.0;
+    }
+
+    public double p99Us() {
+      return hist.getValueAtPercentile(99) / 1000.0;
+    }
+
+    public double reqPerSec() {
+      return lastNanos == startNanos ? 0 : responses * 1e9 / (lastNanos - startNanos);
+    }
+
+    public double peakThreads() {
+      return peak;
+    }
+
+    /** Process CPU (all threads: server, executor, client, JIT) per response, microseconds. */
+    public double cpuUsPerReq() {
+      return responses == 0 ? 0 : (cpuLast - cpuStart) / 1000.0 / responses;
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public void httpServer(Stats st) throws IOException {
+    client.run(BATCH, st.hist);
+    st.responses += BATCH;
+    st.lastNanos = System.nanoTime();
+    st.cpuLast = CpuClock.process();
+    int p = executor.equals("vthread") ? Execs.virtualSchedulerPoolSize() : threads.peak();
+    if (p > st.peak) {
+      st.peak = p;
+    }
+  }
+
+  /** A stats line for gmp after a run, for diagnosis (printed by {@link #main}). */
+  static String gmpStats(ExecutorService es) {
+    return es instanceof GmpExecutor g ? g.stats().toString() : "";
+  }
+
+  /**
+   * Quick look without JMH: {@code java -cp benchmarks.jar dev.gmp.bench.HttpServerBench EXECUTOR
+   * CLIENTS HANDLER [SECONDS]} prints req/s, p50/p99 and peak threads once a second.
+   */
+  public static void main(String[] args) throws Exception {
+    HttpServerBench b = new HttpServerBench();
+    b.executor = args.length > 0 ? args[0] : "gmp";
+    b.clients = args.length > 1 ? Integer.parseInt(args[1]) : 16;
+    b.handler = args.length > 2 ? args[2] : "tiny";
+    int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+    b.parallelism = 2;
+    b.setUp();
+    try {
+      Stats st = new Stats();
+      for (int s = 0; s < seconds; s++) {
+        st.reset(b);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (System.nanoTime() < end) {
+          b.httpServer(st);
+        }
+        System.out.printf(
+            "%s clients=%d %s: %.0f req/s p50 %.0f us p99 %.0f us peakThreads %d cpu/req %.1f us"
+                + " %s%n",
+            b.executor, b.clients, b.handler, st.reqPerSec(), st.p50Us(), st.p99Us(), st.peak,
+            st.cpuUsPerReq(),
+            gmpStats(b.exec));
+      }
+    } finally {
+      b.tearDown();
+    }
+  }
+}

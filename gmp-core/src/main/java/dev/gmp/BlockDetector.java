@@ -1,0 +1,259 @@
+package dev.gmp;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * sysmon's detector of unmarked blocking: an M that holds a P and is inside a task, but is not
+ * on a CPU (blocked in {@code sleep}, {@code wait}, a lock, a socket or pipe read) without having
+ * said so through {@link GmpExecutor#blocking}. Go sees every syscall; the JVM shows a blocked
+ * thread only partly, so the detector combines three facts about the M's thread, all read by
+ * sysmon from outside:
+ *
+ * <ol>
+ *   <li>its CPU clock ({@code ThreadMXBean.getThreadCpuTime}, 0.3-0.6 us a read on the reference
+ *       VM), sampled each round in which work waits: how much of the last round it spent on a
+ *       CPU;
+ *   <li>{@code Thread.getState()} (a field read, ~1 ns): WAITING or TIMED_WAITING mean the thread
+ *       itself chose to wait (park, sleep, Object.wait, a j.u.c lock) and can never be a
+ *       CPU-bound task;
+ *   <li>for a RUNNABLE thread, which is what Java reports for a thread blocked in a socket or file
+ *       read, the kernel's own state of that thread ({@code /proc/self/task/TID/stat} on Linux,
+ *       4-6 us to open and read): S or D is asleep in the kernel, R is running or waiting for a
+ *       CPU. Only this tells a read from a CPU-bound task the OS has preempted, whose CPU clock
+ *       stands still just the same.
+ * </ol>
+ *
+ * <p>The verdict, per M at each round where work waits (Sysmon#retakeFromTask), always from two
+ * samples a round apart (~70-170 us: Go's "a syscall still there one sysmon tick later"):
+ *
+ * <ul>
+ *   <li>WAITING or TIMED_WAITING (parked, sleeping, in Object.wait, a j.u.c lock): {@link
+ *       #BLOCKED} if it spent less than half of the last round on a CPU and, at the look before,
+ *       was already waiting or was parked idle as sysmon handed it its P ({@link #baseline}: in a
+ *       server whose handlers block, each retake's new M is the next to block, and is judged at
+ *       the very next round);
+ *   <li>RUNNABLE (Java's state for a socket or pipe read): asleep to the kernel counts as blocked
+ *       once it spent less than half of each of the last two rounds on a CPU; {@link #BLOCKED}
+ *       if the kernel had it asleep at the look before too and it spent less than an eighth of
+ *       the time between on a CPU (one kernel sample alone caught threads in a moment's sleep:
+ *       a class load from the jar, a JVM-internal lock, during a server's warm-up);
+ *   <li>{@link #SUSPECT} if it waits now but the earlier sample is missing: sysmon comes back
+ *       sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for the second look;
+ *   <li>{@link #NO} otherwise, and always for BLOCKED on a monitor ({@code synchronized}): that is
+ *       left to the time-slice rule. A contended monitor is nearly always a convoy behind a
+ *       holder that runs (or was preempted: the CPU is what is short), and handing the waiters'
+ *       Ps to new threads multiplies runnable threads exactly then: the JDK HttpServer with 16
+ *       clients (its {@code lolock}) served 11.3k req/s with monitor waits retaken fast, 17.6k
+ *       without (ForkJoinPool 15.8k; load average 6 on 2 cores). A holder that blocks inside
+ *       the monitor is itself caught here, in its sleep, wait or read.
+ * </ul>
+ *
+ * <p>Hysteresis, so that blocking for microseconds at a time causes no retake: the evidence spans
+ * a round in which the thread was mostly off the CPU, with a wait at both ends; a task that waits
+ * briefly and often keeps using the CPU and never qualifies. A task loses its P at most once
+ * (Retake#retakeRunning), so a handler that blocks a hundred times costs one retake. One sample
+ * would mislead: a thread the OS kept off the CPU for most of a round (the machine overloaded)
+ * that waits at the instant of the look for something released a moment later would lose its P
+ * for a wait of microseconds. A CPU-bound task is never in a JVM wait state, and the kernel
+ * reports it R whether it runs or waits for a CPU (a kernel that said R is not asked again until
+ * the thread has run: a preempted task on a busy machine costs one /proc read, not one a round).
+ * The one time it is off the CPU and asleep is when a GC safepoint stops it; but the safepoint
+ * stops sysmon too (the CPU clock read is a VM call), so two quiet rounds in a row cannot both
+ * fall inside one: the round after it finds a thread that has run again.
+ *
+ * <p>All state is sysmon's own (the {@code det*} fields of M, this object): one thread reads and
+ * writes it, no ordering needed. What it reads of other threads: {@code M.runner} and {@code
+ * M.osStat}, written by the M before it first acquires a P, so visible through the P's {@code m}
+ * (P#setM's release, P#m's acquire); the thread's state and clock are the JVM's.
+ */
+final class BlockDetector {
+  static final int NO = 0;
+  static final int SUSPECT = 1;
+  static final int BLOCKED = 2;
+
+  /** sysmon's round number, bumped at the start of each Sysmon#retake: "the round before" test. */
+  private long round;
+
+  /** SUSPECT verdicts in the current round (sysmon comes back sooner while any). */
+  int suspects;
+
+  /**
+   * Looks at an M since sysmon started. Volatile: tests poll it from their own thread; sysmon is
+   * the only writer, so its increment needs no atomic.
+   */
+  volatile long looks;
+
+  private final ByteBuffer statBuf = ByteBuffer.allocate(1024);
+
+  void beginRound() {
+    round++;
+    suspects = 0;
+  }
+
+  /** The verdict on {@code mp}'s thread, which runs a task while work waits (sysmon only). */
+  int look(M mp, long now) {
+    Thread t = mp.runner;
+    if (t == null) {
+      return NO;
+    }
+    looks++;
+    long cpu = Clock.cpuTime(t);
+    boolean fresh = mp.detRound == round - 1; // the last sample was the round before
+    boolean known = fresh && cpu >= 0 && mp.detCpu >= 0; // so we know its CPU over one round
+    long dCpu = cpu - mp.detCpu;
+    long dt = now - mp.detWhen;
+    boolean wasBlocked = fresh && mp.detBlocked;
+    boolean wasIdle = fresh && mp.detIdle; // the last sample was taken as sysmon handed it a P
+    mp.detIdle = false;
+    mp.detRound = round;
+    mp.detCpu = cpu;
+    mp.detWhen = now;
+    Thread.State ts = t.getState();
+    boolean waits = ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING;
+    // RUNNABLE: ask the kernel (a /proc read, ~5 us), but only about a thread that spent less
+    // than half of this round and of the round before on a CPU: a running task never pays for
+    // it, nor does an M just woken that is still waiting for a CPU on a busy machine.
+    boolean quiet = known && 2 * dCpu < dt;
+    boolean wasQuiet = fresh && mp.detQuiet;
+    mp.detQuiet = quiet;
+    if (dCpu != 0) {
+      mp.detOsRunnable = false; // it ran since the kernel said R: ask again when quiet
+    }
+    // BLOCKED on a monitor is left to the time-slice rule (see the overview).
+    boolean blocked = waits || (quiet && wasQuiet && osAsleep(mp));
+    mp.detBlocked = blocked;
+    if (!blocked) {
+      return NO;
+    }
+    // Parked, sleeping or in Object.wait now, off the CPU for over half of the round, and off it
+    // by its own doing at the last look too (blocked, or parked idle when handed its P): one
+    // wait, not a thread the OS kept off the CPU that waits at this instant by chance.
+    if (waits && quiet && (wasBlocked || wasIdle)) {
+      return BLOCKED;
+    }
+    // RUNNABLE and asleep to the kernel at this look and the last, hardly on a CPU between: a
+    // read. (One kernel sample caught threads in a moment's sleep: a class load, a JVM lock.)
+    if (!waits && wasBlocked && 8 * dCpu < dt) {
+      return BLOCKED;
+    }
+    // Otherwise this is the first sample of a wait (or the CPU sample before it is missing): a
+    // suspect. Without a CPU clock at all, waiting at two looks in a row is the whole rule.
+    return verdict(mp, wasBlocked && cpu < 0);
+  }
+
+  /**
+   * Samples an M that sysmon has just handed a P to (parked, or waking): its CPU clock now, so
+   * that the task it picks up can be judged at the next round rather than one later. A new M has
+   * no thread running yet and is skipped.
+   */
+  void baseline(M mp, long now) {
+    Thread t = mp.runner;
+    if (t != null) {
+      mp.detCpu = Clock.cpuTime(t);
+      mp.detWhen = now;
+      mp.detRound = round;
+      mp.detBlocked = false; // parked in stopm is not a task's wait
+      mp.detQuiet = false;
+      mp.detOsRunnable = false;
+      mp.detIdle = true;
+    }
+  }
+
+  /**
+   * BLOCKED, or SUSPECT. A suspect asks sysmon for a sooner round only if it was not one at the
+   * last round too: a task that waits at every look but keeps using the CPU (a contended lock in
+   * a busy loop) must not hold sysmon at its fastest cadence.
+   */
+  private int verdict(M mp, boolean blocked) {
+    if (blocked) {
+      return BLOCKED;
+    }
+    if (mp.detSuspectRound != round - 1) {
+      suspects++;
+    }
+    mp.detSuspectRound = round;
+    return SUSPECT;
+  }
+
+  /**
+   * The kernel's view, asked again only once the thread has run: a thread it reports R
+   * (preempted, waiting for a CPU: a busy machine) costs no more /proc reads while its CPU clock
+   * stands still. A thread asleep in a read accrues no CPU time at all, so it is asked again as
+   * soon as it ran for a moment (and then entered its read).
+   */
+  private boolean osAsleep(M mp) {
+    if (mp.osStat == null || mp.detOsRunnable) {
+      return false;
+    }
+    if (osSleeping(mp.osStat)) {
+      return true;
+    }
+    mp.detOsRunnable = true;
+    return false;
+  }
+
+  /** Whether the kernel has the thread asleep (state S or D in its stat line). */
+  private boolean osSleeping(Path stat) {
+    ByteBuffer b = statBuf;
+    b.clear();
+    try (FileChannel ch = FileChannel.open(stat)) {
+      ch.read(b); // the whole line (~300 bytes) comes in one read
+    } catch (IOException | RuntimeException e) {
+      return false; // the thread is gone, or no /proc: no verdict
+    }
+    // "tid (comm) S ...": comm may hold spaces and parentheses, so look after the last ')'.
+    for (int i = b.position() - 1; i > 0; i--) {
+      if (b.get(i) == ')') {
+        if (i + 2 >= b.position()) {
+          return false;
+        }
+        byte st = b.get(i + 2);
+        return st == 'S' || st == 'D';
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The calling thread's kernel stat file, {@code /proc/self/task/TID/stat}, or null off Linux
+   * (or without /proc). Called by each M on its own thread when it starts (~8 us: one readlink).
+   */
+  static Path ownStatFile() {
+    try {
+      Path self = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "PID/task/TID"
+      Path stat = Path.of("/proc/self/task", self.getFileName().toString(), "stat");
+      return Files.isReadable(stat) ? stat : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The threads' CPU clocks, in a holder: the JVM's management classes load (~12 ms once) on
+   * sysmon's thread at its first look, never on a worker starting up.
+   */
+  private static final class Clock {
+    private static final ThreadMXBean MX = open();
+
+    private static ThreadMXBean open() {
+      try {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        return mx.isThreadCpuTimeSupported() ? mx : null;
+      } catch (RuntimeException | LinkageError e) {
+        return null; // no CPU clock to be had: the wait-state rule alone
+      }
+    }
+
+    /** The thread's CPU time in ns, or -1 if unknown (no clock, disabled, or thread gone). */
+    static long cpuTime(Thread t) {
+      ThreadMXBean mx = MX;
+      return mx == null ? -1 : mx.getThreadCpuTime(t.threadId());
+    }
+  }
+}
