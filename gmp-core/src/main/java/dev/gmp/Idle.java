@@ -271,6 +271,11 @@ final class Idle extends IdlePad2 {
         if (ready == null) {
           mput(m);
           timerSleeper = s.timers.sleeper.claimSleeperLocked(m);
+          if (s.runState >= Scheduler.SHUTDOWN) {
+            // Whatever cleared the last thing a shutdown waited for (a zombie released in
+            // transit, a spare that found no P) may not have looked: look before sleeping.
+            Lifecycle.tryTidyLocked(s);
+          }
         }
       } finally {
         s.lock.unlock();

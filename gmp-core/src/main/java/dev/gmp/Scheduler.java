@@ -347,6 +347,7 @@ final class Scheduler extends SchedulerPad1 {
       lock.lock();
       try {
         retake.zombieDoneLocked(pp);
+        Lifecycle.tryTidyLocked(this); // that zombie may have been all a shutdown waited for
       } finally {
         lock.unlock();
       }
