@@ -135,22 +135,27 @@ class GmpExecutorMetricsTest {
 
   @Test
   void stealsAreCounted() throws Exception {
-    // A time slice far beyond the test: sysmon cannot retake the spawner's processor, so its
-    // children can only run by being stolen.
+    // A time slice far beyond the test, and a spawner that waits on the CPU (a blocked one would
+    // lose its processor, with its queue, to sysmon's detector): its children can only run by
+    // being stolen.
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(2)
         .timeSlice(java.time.Duration.ofMinutes(5)).build())) {
       GmpExecutor ex = c.ex();
       SimpleMeterRegistry r = new SimpleMeterRegistry();
       new GmpExecutorMetrics(ex, "app", Tags.of("region", "eu")).bindTo(r);
-      // A task that spawns many and then waits for them: the other processor has to steal.
+      // A task that spawns many and then spins until they ran: the other processor has to steal.
       int kids = 64;
       CountDownLatch done = new CountDownLatch(kids);
       ex.submit(() -> {
         for (int i = 0; i < kids; i++) {
           ex.execute(done::countDown);
         }
-        return done.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
-      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+        while (done.getCount() != 0 && System.nanoTime() - deadline < 0) {
+          Thread.onSpinWait();
+        }
+        return null;
+      }).get(LIVENESS_SECONDS + 5, TimeUnit.SECONDS);
       TestSupport.awaitCondition(
           () -> "steals counted: " + ex.stats(), LIVENESS_SECONDS,
           () -> counter(r, "executor.steals") == ex.stats().steals()
