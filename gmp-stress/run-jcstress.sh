@@ -11,7 +11,7 @@
 # long:  -m default -iters 3 -time 1000
 # fences: SpinnerRecheckVsSubmitStress, one C2 + ParallelGC configuration, -strideSize 1,
 #         -time $GMP_FENCES_TIME ms (default 4000), once per fence mutation on the mutant jar
-#         (up to $GMP_FENCES_TRIES runs, default 2, before "NOT CAUGHT") and once unmutated on
+#         (up to $GMP_FENCES_TRIES runs, default 3, before "NOT CAUGHT") and once unmutated on
 #         the production jar.
 #
 # Two jars. quick and long use the production one, target/jcstress.jar: gmp-core's Mutations
@@ -212,7 +212,7 @@ errors() {
 # One fence mutation, focused: must be caught. $1 = test, $2 = mutation (empty: unmutated, must
 # pass). Prints one line, returns 0 (as expected) or 1/2.
 fence_run() {
-  local fence_test="$1" m="$2" log r n total try tries="${GMP_FENCES_TRIES:-2}" t0=$SECONDS
+  local fence_test="$1" m="$2" log r n total try tries="${GMP_FENCES_TRIES:-3}" t0=$SECONDS
   if [ -z "$m" ]; then
     jar="$prod_jar"
     log="fences-$fence_test-unmutated.log"
