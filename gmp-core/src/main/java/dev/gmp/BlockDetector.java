@@ -115,7 +115,11 @@ final class BlockDetector {
     mp.detCpu = cpu;
     mp.detWhen = now;
     Thread.State ts = t.getState();
-    boolean waits = ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING;
+    // Waiting for the scheduler's own lock (a wakep or submit inside the task, held for a few
+    // steps by whoever has it) is not the task blocking: on a loaded machine two such looks in a
+    // row retook a spinning task's P (GmpExecutorMetricsTest.stealsAreCounted).
+    boolean waits = (ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING)
+        && !mp.sched.lock.hasQueuedThread(t);
     // RUNNABLE: ask the kernel (a /proc read, ~5 us), but only about a thread that spent less
     // than half of this round and of the round before on a CPU: a running task never pays for
     // it, nor does an M just woken that is still waiting for a CPU on a busy machine.
