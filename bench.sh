@@ -7,7 +7,7 @@
 #   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2, and the JDK
 #                             HttpServer on each (~25 min on 2 cores); tables to
 #                             bench-results/full-*/report.md
-#   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~11 min)
+#   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~12 min)
 #   ./bench.sh plots [FULL_DIR [ABLATION_DIR]]
 #                             regenerate docs/benchmarks/*.svg from JMH JSON (default: the
 #                             recorded runs in docs/benchmarks/data/)
@@ -179,6 +179,7 @@ ABLATIONS=(
   "idleSpins=0|-Dgmp.idleSpins=0"
   "spinWakeAlways=true|-Dgmp.spinWakeAlways=true"
   "eagerHandoff=false|-Dgmp.eagerHandoff=false"
+  "blockDetect=false|-Dgmp.blockDetect=false"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'

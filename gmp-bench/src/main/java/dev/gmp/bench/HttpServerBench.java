@@ -43,7 +43,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * executor had alive at once ({@link LiveThreads}; for virtual threads the JDK scheduler's
  * carrier pool size at the end of the iteration), and {@code cpuUsPerReq}, the whole process's
  * CPU per response (client, server and executor; getProcessCpuTime's 10 ms ticks are fine over a
- * one-second iteration).
+ * one-second iteration); for gmp also {@code retakesPerSec}, the processors sysmon took from blocked
+ * or long-running tasks.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -119,6 +120,8 @@ public class HttpServerBench {
     long responses;
     long cpuStart;
     long cpuLast;
+    long retakesStart;
+    long retakesLast;
     int peak;
 
     @Setup(Level.Iteration)
@@ -131,6 +134,8 @@ public class HttpServerBench {
       lastNanos = startNanos;
       cpuStart = CpuClock.process();
       cpuLast = cpuStart;
+      retakesStart = retakes(b.exec);
+      retakesLast = retakesStart;
     }
 
     public double p50Us() {
@@ -149,6 +154,13 @@ public class HttpServerBench {
       return peak;
     }
 
+    /** gmp's retakes (stats().retakes()) per second of the iteration; 0 for the others. */
+    public double retakesPerSec() {
+      return lastNanos == startNanos
+          ? 0
+          : (retakesLast - retakesStart) * 1e9 / (lastNanos - startNanos);
+    }
+
     /** Process CPU (all threads: server, executor, client, JIT) per response, microseconds. */
     public double cpuUsPerReq() {
       return responses == 0 ? 0 : (cpuLast - cpuStart) / 1000.0 / responses;
@@ -162,10 +174,15 @@ public class HttpServerBench {
     st.responses += BATCH;
     st.lastNanos = System.nanoTime();
     st.cpuLast = CpuClock.process();
+    st.retakesLast = retakes(exec);
     int p = executor.equals("vthread") ? Execs.virtualSchedulerPoolSize() : threads.peak();
     if (p > st.peak) {
       st.peak = p;
     }
+  }
+
+  static long retakes(ExecutorService es) {
+    return es instanceof GmpExecutor g ? g.stats().retakes() : 0;
   }
 
   /** A stats line for gmp after a run, for diagnosis (printed by {@link #main}). */
