@@ -106,9 +106,9 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
       // ours) we must already know where we counted. Winning the CAS means no remover has come.
       TimerHeap h = heap;
       if (ZOMBIE.compareAndSet(this, 0, COUNTED)) { // CAS: races the heap's remover
-        s.timers.cancelled(h, h == null);
+        s.timers.cancelled(h);
       } else if ((int) ZOMBIE.getVolatile(this) == LEFT) {
-        s.timers.cancelled(null, true); // fired (or moved) before the cancel
+        s.timers.cancelled(null); // fired (or moved) before the cancel
       } // else REMOVED: a remover saw the cancel first and counted it
     }
     return cancelled;

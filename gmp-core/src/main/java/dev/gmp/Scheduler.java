@@ -225,6 +225,18 @@ final class Scheduler extends SchedulerPad1 {
     readyLocal(pp, task, false);
   }
 
+  /** A runnable G for {@code task} on pp, from pp's free list when gFree is on (owner only). */
+  G newG(P pp, Runnable task) {
+    G g = Switches.GFREE ? GFree.get(pp, this) : null;
+    if (g == null) {
+      g = new G();
+    }
+    g.task = task;
+    g.goid = pp.nextGoid(this);
+    g.setStatus(G.Grunnable);
+    return g;
+  }
+
   /**
    * newproc / goready(next=true) on pp, whose owner is the calling thread (its M, or a virtual
    * thread mounted on it), with no run-state check: a virtual thread's continuation is never
@@ -233,13 +245,7 @@ final class Scheduler extends SchedulerPad1 {
    * sysmon retakes the P after a slice, or its fallback wakes a spinner (Sysmon#wakeForQueuedWork).
    */
   void readyLocal(P pp, Runnable task, boolean lazyWake) {
-    G g = Switches.GFREE ? GFree.get(pp, this) : null;
-    if (g == null) {
-      g = new G();
-    }
-    g.task = task;
-    g.goid = pp.nextGoid(this);
-    g.setStatus(G.Grunnable);
+    G g = newG(pp, task);
     boolean stealable = pp.runq.put(g, Switches.RUNNEXT, global);
     if (!Switches.RUNNEXT) {
       // Without runnext there is no atomic swap in put: make the StoreLoad explicit (Dekker A).

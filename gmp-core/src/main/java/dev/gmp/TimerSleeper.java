@@ -171,11 +171,7 @@ final class TimerSleeper {
       if (left > 0) {
         continue; // kicked
       }
-      int r = takeP(m);
-      if (r == DUE) {
-        return DUE;
-      }
-      return r;
+      return takeP(m);
     }
   }
 
@@ -184,10 +180,7 @@ final class TimerSleeper {
     boolean claimed = false;
     s.lock.lock();
     try {
-      if (holder == m) {
-        holder = null;
-        until = Timers.NONE;
-      }
+      releaseLocked(m);
       if (!m.onIdleList) {
         claimed = true; // a startm took us: its note wake-up follows
       } else {
@@ -212,15 +205,20 @@ final class TimerSleeper {
   private void vacate(M m, boolean handOn) {
     s.lock.lock();
     try {
-      if (holder == m) {
-        holder = null;
-        until = Timers.NONE;
-      }
+      releaseLocked(m);
     } finally {
       s.lock.unlock();
     }
     if (handOn && timers.earliestRacy() != Timers.NONE && s.idle.npidle > 0 && s.runState < Scheduler.TIDYING) {
       s.idle.wakep(); // woken for work: another M takes the sleeper role
+    }
+  }
+
+  /** m gives the role up (if it still holds it). Scheduler lock held. */
+  private void releaseLocked(M m) {
+    if (holder == m) {
+      holder = null;
+      until = Timers.NONE; // volatile: adders see no sleeper
     }
   }
 }

@@ -140,10 +140,10 @@ final class Timers {
    * A cancel: a zombie of {@code h}, the heap that holds it (which counts it), or, for a task in
    * no heap (running, queued, due at once), counted here.
    */
-  void cancelled(TimerHeap h, boolean elsewhere) {
+  void cancelled(TimerHeap h) {
     if (h != null) {
       h.noteCancelled();
-    } else if (elsewhere) {
+    } else {
       cancelledElsewhere.increment();
     }
     if (s.runState >= Scheduler.SHUTDOWN) {
@@ -225,11 +225,8 @@ final class Timers {
         h.unlock();
       }
       for (int i = 0; i < k; i++) {
-        G g = new G();
-        g.task = batch[i];
+        G g = s.newG(pp, batch[i]);
         batch[i] = null;
-        g.goid = pp.nextGoid(s);
-        g.setStatus(G.Grunnable);
         pp.runq.put(g, false, s.global); // fits (room above): only we push to our ring
       }
       total += k;
