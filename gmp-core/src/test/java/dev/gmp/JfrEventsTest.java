@@ -222,8 +222,9 @@ class JfrEventsTest {
         ex.execute(other::countDown);
         TestSupport.await(other, "work behind the blocker ran after the retake");
         RecordedEvent b = r.await("dev.gmp.Retake", e -> e.getString("kind").equals("blocked"));
-        assertTrue(b.getDuration("held").toNanos() >= TimeUnit.MILLISECONDS.toNanos(1),
-            "held at least a slice: " + b);
+        // The detector retakes a blocked task within a round or two of work arriving, so less
+        // than a slice may have passed since sysmon first saw it: the event says how long, > 0.
+        assertTrue(b.getDuration("held").toNanos() > 0, "held for some time: " + b);
       } finally {
         release.countDown();
       }
