@@ -99,8 +99,8 @@ final class BlockDetector {
   /** The verdict on {@code mp}'s thread, which runs a task while work waits (sysmon only). */
   int look(M mp, long now) {
     Thread t = mp.runner;
-    if (t == null) {
-      return NO;
+    if (t == null || mp.startingThread) {
+      return NO; // not started, or inside gmp's own thread start (Idle#launch)
     }
     looks++;
     long cpu = Clock.cpuTime(t);

@@ -210,7 +210,19 @@ final class Idle extends IdlePad2 {
       return;
     }
     if (nmp.life() == M.NEW) {
-      s.threads.newm(nmp);
+      // A task's M starting a thread waits in the kernel for it: not the task blocking, so
+      // sysmon's detector must not take its P for that (BlockDetector#look).
+      M self = Threads.currentM();
+      if (self != null) {
+        self.startingThread = true;
+      }
+      try {
+        s.threads.newm(nmp);
+      } finally {
+        if (self != null) {
+          self.startingThread = false;
+        }
+      }
     } else if (nmp.wakeup()) {
       unparked(nmp);
     }

@@ -108,6 +108,9 @@ final class M implements Runnable {
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
 
+  /** Inside Idle#launch's thread start (volatile: sysmon's detector reads it). */
+  volatile boolean startingThread;
+
   /** Took a P for due timers (TimerSleeper#sleep): findRunnable runs every P's due timers first. */
   boolean timerWake;
 
