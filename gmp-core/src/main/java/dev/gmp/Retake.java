@@ -70,8 +70,10 @@ final class Retake {
    * becomes a zombie. Bounded by the spare budget. {@code completed} is the M's completed count
    * when sysmon first saw this task: unchanged under the lock means the same task still runs
    * (with gFree a G object is reused, so {@code curg == gp} alone cannot tell two tasks apart).
+   * {@code detected}: on BlockDetector's verdict, counted before the handoff so that a task run
+   * on the new P can already see the count.
    */
-  boolean retakeRunning(P pp, M mp, G gp, long completed, boolean blocked) {
+  boolean retakeRunning(P pp, M mp, G gp, long completed, boolean blocked, boolean detected) {
     M next;
     s.lock.lock();
     try {
@@ -102,6 +104,9 @@ final class Retake {
         s.threads.nmspare++;
       }
       s.counters.retakes.increment();
+      if (detected) {
+        s.counters.blockRetakes.increment();
+      }
       next = handoffLocked(np);
     } finally {
       s.lock.unlock();

@@ -385,9 +385,8 @@ final class Sysmon implements Runnable {
     // so it can come at the task's first sight; retakeRunning rechecks the task under the lock).
     if (detector != null
         && detector.look(mp, now) == BlockDetector.BLOCKED
-        && s.retake.retakeRunning(pp, mp, gp, c, true)) {
+        && s.retake.retakeRunning(pp, mp, gp, c, true, true)) {
       pp.sysmonM = null;
-      s.counters.blockRetakes.increment();
       return 1;
     }
     if (first || now - pp.sysmonMwhen < slice) {
@@ -399,7 +398,7 @@ final class Sysmon implements Runnable {
         ts == Thread.State.BLOCKED
             || ts == Thread.State.WAITING
             || ts == Thread.State.TIMED_WAITING;
-    if (s.retake.retakeRunning(pp, mp, gp, c, blocked)) {
+    if (s.retake.retakeRunning(pp, mp, gp, c, blocked, false)) {
       pp.sysmonM = null;
       return 1;
     }
