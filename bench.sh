@@ -180,6 +180,8 @@ ABLATIONS=(
   "spinWakeAlways=true|-Dgmp.spinWakeAlways=true"
   "eagerHandoff=false|-Dgmp.eagerHandoff=false"
   "blockDetect=false|-Dgmp.blockDetect=false"
+  "exitsyscallSpare=false|-Dgmp.exitsyscallSpare=false"
+  "exitsyscallTake=false|-Dgmp.exitsyscallTake=false"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'
@@ -189,6 +191,7 @@ ABLATION_BENCHES=(
   'GoWakeup'
   'Latency'
   'BlockingMix'
+  'BlockingCalls'
 )
 
 ablation() {
@@ -201,6 +204,7 @@ ablation() {
     label=${a%%|*}; flag=${a#*|}
     echo "[$(date -u +%H:%M:%S)] $label $flag"
     jmh "${ABLATION_BENCHES[@]}" -p executor=gmp -p parallelism=2 -p delayUs=5 -p mode=burst -p blocking=managed \
+      -p callMicros=10,200 -p tasks=10000 \
       ${flag:+-jvmArgsAppend "$flag"} -f "${BENCH_FORKS:-2}" -wi 3 -w 400ms -i 2 -r 300ms \
       -rf json -rff "$dir/$label.json" > "$dir/$label.log" 2>&1 \
       || { tail -40 "$dir/$label.log"; echo "bench.sh: JMH failed ($label), log: $dir/$label.log" >&2; failed+=("$label"); }

@@ -18,8 +18,37 @@ final class Retake {
   /** Dead Ps whose owning M has not yet noticed (retired or retaken from under a task). Lock. */
   final List<P> zombies = new ArrayList<>();
 
+  /**
+   * How long the marked calls that lost their P lasted, a moving average (1/8 weight), for
+   * returnComesSoon. Written by returning Ms without the lock: a racy hint, a lost update only
+   * delays the average by one call.
+   */
+  private volatile long longCallNanos;
+
+  /** A wake-up of an idle M takes about this long on the JVM (tens of us on a loaded VM). */
+  static final long WAKE_NANOS = 50_000;
+
   Retake(Scheduler s) {
     this.s = s;
+  }
+
+  /** exitsyscall's slow path: a call outlived its P; d is how long it took. */
+  void noteLongCall(long d) {
+    long avg = longCallNanos;
+    longCallNanos = avg == 0 ? d : avg + ((d - avg) >> 3);
+  }
+
+  /**
+   * entersyscall's eager hand-off asks: will a spare's call return (and take this P awake,
+   * takeSyscallPLocked) sooner than an idle M could be woken for it? With n spares in calls of
+   * average length d, the next return is ~d/n away. Many short calls: yes, and the P waits a few
+   * microseconds for it instead of costing a park and an unpark per call (BlockingCalls 10 us:
+   * 210 -> 107 ms per 10,000). A few long calls (1 ms sleeps among CPU tasks): no, hand it off.
+   */
+  boolean returnComesSoon() {
+    int n = s.threads.nmspare; // volatile read of a count kept under the lock: a hint
+    long d = longCallNanos; // 0 until a call has outlived its P: no evidence, hand off
+    return Switches.EXITSYSCALL_TAKE && n > 0 && d > 0 && d < WAKE_NANOS * n;
   }
 
   /**
@@ -61,6 +90,57 @@ final class Retake {
     }
     s.idle.launch(next);
     return true;
+  }
+
+  /**
+   * An M that needs a P (its blocking call returned, or it finished a task as a spare) and finds
+   * none idle takes the P of another M's marked blocking call, if work waits: the hand-off
+   * sysmon's next round or an eager entersyscall would make, but to an M already awake, so no
+   * thread is woken or started (with 10 us calls a woken M's unpark left each P idle ~30 us).
+   * The longest call is the victim (the least likely to return soon); it becomes a spare, the
+   * caller stopped being one, so the budget is unchanged and still bounds it. The CAS on the
+   * call's token races its exitsyscall exactly as retakeSyscall's does. Returns the P, Pidle and
+   * owned by no M, for the caller's acquirep; or null. Lock held.
+   */
+  P takeSyscallPLocked(M m) {
+    if (!Switches.EXITSYSCALL_TAKE
+        || s.threads.nmspare >= s.config.maxSpareThreads()
+        || s.runState >= Scheduler.STOP) {
+      return null;
+    }
+    boolean globalWork = s.global.size() != 0;
+    P best = null;
+    long bestRaw = 0;
+    long bestWhen = Long.MAX_VALUE;
+    for (P pp : s.procs.all) {
+      long raw = pp.statusRaw(); // volatile: a token for the CAS below, as sysmon reads it
+      if (P.state(raw) == P.Psyscall && (globalWork || !pp.runq.isEmpty())) {
+        long when = pp.syscallwhen();
+        if (best == null || when - bestWhen < 0) {
+          best = pp;
+          bestRaw = raw;
+          bestWhen = when;
+        }
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    M mp = best.m(); // read after the token: the CAS proves the token (and so this M) unchanged
+    if (mp == m || !best.retakeSyscall(bestRaw)) {
+      return null; // its call just returned (or is ours): it keeps the P
+    }
+    best.setM(null);
+    m.parkAtOnce = false; // m's own field (the caller is m): it has a P again
+    if (mp != null && !mp.spare) {
+      mp.spare = true;
+      s.threads.nmspare++;
+    }
+    s.counters.retakes.increment();
+    if (Jfr.on) {
+      Jfr.retake(s, best.id, "syscall", mp == null ? -1 : mp.id, System.nanoTime() - bestWhen);
+    }
+    return best;
   }
 
   /**

@@ -246,6 +246,9 @@ final class SchedulingLoop {
           Lifecycle.tryTidyLocked(s);
         }
         pp = s.idle.pidleget();
+        if (pp == null) {
+          pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
+        }
       } finally {
         s.lock.unlock();
       }

@@ -58,6 +58,14 @@ final class Switches {
   static final boolean EXITSYSCALL_SPARE = flag("gmp.exitsyscallSpare", true);
 
   /**
+   * An M that needs a P after its blocking call (exitsyscall, or its spare task done) and finds
+   * none idle takes one from another M's marked call when work waits (Retake#takeSyscallPLocked):
+   * the hand-off sysmon or an eager entersyscall would make to a woken M, made to an M already
+   * awake. false leaves such Ps to sysmon's next round and eager hand-offs (Go's way).
+   */
+  static final boolean EXITSYSCALL_TAKE = flag("gmp.exitsyscallTake", true);
+
+  /**
    * A virtual thread readied into an empty runnext from its own P (goready from a gmp carrier)
    * wakes no other M: the owner runs it next, as Tokio's LIFO slot does (Carriers). True wakes one
    * on every ready, as Go's ready() does (docs/benchmarks.md, virtual threads).

@@ -6,8 +6,8 @@ import java.util.concurrent.Callable;
  * entersyscall / exitsyscall for {@link GmpExecutor#blocking}. Entering keeps the P attached
  * (status Psyscall) so a short call costs two CASes; sysmon hands the P to another M if the call
  * outlasts one of its ticks while work waits. Leaving takes the P back if it is still ours, else
- * the old P if idle, else any idle P, else (spare budget permitting) finishes the task P-less as a
- * spare, else queues the G (locked to this M, whose thread holds its stack) on the global queue
+ * the old P if idle, else any idle P, else the P of another M's blocking call if work waits for
+ * it, else (spare budget permitting) finishes the task P-less as a spare, else queues the G (locked to this M, whose thread holds its stack) on the global queue
  * and parks until an M hands over its P.
  */
 final class Syscall {
@@ -54,6 +54,7 @@ final class Syscall {
         && tok != -1
         && (!pp.runq.isEmpty() || s.global.size() != 0)
         && s.idle.midle != null // racy hint (rechecked under the lock): no idle M, no eager hand-off
+        && !s.retake.returnComesSoon()
         && s.retake.retakeSyscall(pp, tok, true)) {
       return;
     }
@@ -86,6 +87,7 @@ final class Syscall {
 
   private static void exitsyscallSlow(M m, G gp, P oldp) {
     Scheduler s = m.sched;
+    s.retake.noteLongCall(System.nanoTime() - gp.blockedAt());
     for (; ; ) {
       P pp;
       s.lock.lock();
@@ -94,6 +96,9 @@ final class Syscall {
         pp = s.idle.pidlegetSpecific(oldp);
         if (pp == null) {
           pp = s.idle.pidleget();
+        }
+        if (pp == null) {
+          pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
         }
         if (pp == null
             && Switches.EXITSYSCALL_SPARE

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -136,6 +137,71 @@ class BlockingTest {
     assertTrue(sawIt.get(), "the queued task ran while the marked call blocked: " + ex.stats());
     assertEquals(1, ex.stats().retakes(), "one hand-off, done by entersyscall itself");
     assertEquals(2, ex.stats().threadsCreated(), "to the idle M: no thread created for it");
+  }
+
+  /**
+   * A call that returns to find its P handed on takes the P of another M's marked call when work
+   * waits behind it (Retake#takeSyscallPLocked), rather than leaving that P to sysmon. No sysmon
+   * here and a spare budget of 1, spent by B's M, so B's call keeps its P: the task queued behind
+   * B can run before B's call ends only if A's returning M takes that P. With the switch off it
+   * waits for B (which waits for it) until the liveness timeout.
+   */
+  @Test
+  void aReturningCallTakesTheProcessorOfAnotherBlockedCallWhenWorkWaits() throws Exception {
+    assumeTrue(Switches.EXITSYSCALL_TAKE, "switched off (-Dgmp.exitsyscallTake=false)");
+    GmpExecutor ex =
+        track(new GmpExecutor(
+            GmpExecutor.builder().parallelism(2).maxSpareThreads(1).name("take").config(), false));
+    CountDownLatch both = new CountDownLatch(2);
+    CountDownLatch go = new CountDownLatch(1);
+    for (int i = 0; i < 2; i++) {
+      ex.execute(() -> {
+        both.countDown();
+        awaitQuietly(go);
+      });
+    }
+    await(both, "two Ms running");
+    go.countDown();
+    awaitCondition("both Ms idle", () -> ex.stats().idleThreads() == 2);
+    ex.setParallelism(1); // one P, and an idle M for A's eager hand-off
+    CountDownLatch releaseA = new CountDownLatch(1);
+    CountDownLatch bInside = new CountDownLatch(1);
+    CountDownLatch cRan = new CountDownLatch(1);
+    CountDownLatch bDone = new CountDownLatch(1);
+    Thread[] aThread = new Thread[1];
+    Thread[] cThread = new Thread[1];
+    Runnable c = () -> {
+      cThread[0] = Thread.currentThread();
+      cRan.countDown();
+    };
+    Runnable b = () -> {
+      ex.execute(c); // queued on the P that B's call keeps: the budget is spent by A's M
+      try {
+        GmpExecutor.blocking(() -> {
+          bInside.countDown();
+          return cRan.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        });
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      } finally {
+        bDone.countDown();
+      }
+    };
+    ex.execute(() -> {
+      aThread[0] = Thread.currentThread();
+      ex.execute(b); // waits behind A's call: entersyscall hands the P to the idle M for it
+      try {
+        GmpExecutor.blocking(() -> releaseA.await(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    await(bInside, "B in its call on the handed-off P: " + ex.stats());
+    releaseA.countDown();
+    await(cRan, "the task behind B's call ran while B blocked: " + ex.stats() + describeMs(ex));
+    assertSame(aThread[0], cThread[0], "on A's M, which took B's P on its way back");
+    await(bDone, "B done");
+    assertTrue(ex.stats().peakThreads() <= 2, "no thread beyond the budget: " + ex.stats());
   }
 
   /**

@@ -48,10 +48,11 @@ public class BlockingCalls {
   @Param({"10", "200", "5000"})
   public long callMicros;
 
-  @Param({"1000", "10000"})
+  @Param({"1000", "10000", "100000"})
   public int tasks;
 
-  public int parallelism = 2;
+  @Param({"2"})
+  public int parallelism;
 
   ExecutorService exec;
   final AtomicLong made = new AtomicLong();
