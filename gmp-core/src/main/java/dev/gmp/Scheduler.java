@@ -98,7 +98,8 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
- * retake on the P status token (61-bit generation: no ABA); retakeRunning vs entersyscall and
+ * retake, the eager hand-off and another returning M's take (Retake#takeSyscallPLocked) on the P
+ * status token (61-bit generation: no ABA); retakeRunning vs entersyscall and
  * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state.
  *
  * <p>docs/design.md maps each seed mechanism onto these classes.
