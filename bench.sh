@@ -4,8 +4,9 @@
 #   ./bench.sh                main job: gmp vs ForkJoinPool side by side on a representative
 #                             subset at parallelism 2, 2 forks (~2 min after the build); prints
 #                             the ratio table and writes the JMH JSON to bench-results/
-#   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2, and the JDK
-#                             HttpServer on each (~25 min on 2 cores); tables to
+#   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2 (gmp and
+#                             ForkJoinPool also at 4), and the JDK HttpServer on each (~28 min
+#                             on 2 cores); tables to
 #                             bench-results/full-*/report.md
 #   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~12 min)
 #   ./bench.sh plots [FULL_DIR [ABLATION_DIR]]
@@ -154,6 +155,8 @@ full_suite() {
   # threads), 4 and 16 keep-alive clients, tiny and 1 ms sleeping handlers (~5 min)
   run http 'HttpServerBench' -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
   run core-p1 "${CORE[@]}" -p parallelism=1 -f 1 "${W[@]}"
+  # parallelism 4 on the same cores (the oversubscribed container case): gmp and ForkJoinPool
+  run core-p4 "${CORE[@]}" -p executor=gmp,fjp -p parallelism=4 -f 1 "${W[@]}"
   t1=$(date +%s)
   echo "Full suite: $((t1 - t0)) s" | tee -a "$dir/machine.txt"
   find "$dir" -name '*.json' -empty -delete
@@ -224,6 +227,11 @@ plots() {
   local full=${1:-docs/benchmarks/data/full} abl=${2:-docs/benchmarks/data/ablation} args=() a label
   build
   report svg docs/benchmarks "$full"/*.json
+  # gmp / ForkJoinPool at parallelism 1, 2 and 4 (the full suite's core-p4 group, or a recorded
+  # gmp-and-ForkJoinPool run at all three)
+  local byp=docs/benchmarks/data/p124
+  [ -d "$full" ] && ls "$full"/core-p4.json > /dev/null 2>&1 && byp=$full
+  ls "$byp"/*.json > /dev/null 2>&1 && report parallelism-svg docs/benchmarks/ratio-by-parallelism.svg "$byp"/*.json
   if [ -d "$abl" ]; then
     for a in "${ABLATIONS[@]}"; do
       label=${a%%|*}

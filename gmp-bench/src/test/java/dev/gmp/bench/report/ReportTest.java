@@ -56,6 +56,54 @@ class ReportTest {
     assertTrue(table.contains("met (<= 0.5)"), table); // ping-pong target
   }
 
+  private static String timed(String bench, String executor, int p, double us) {
+    return """
+        {"benchmark": "dev.gmp.bench.%s", "mode": "avgt",
+         "params": {"executor": "%s", "parallelism": "%d"},
+         "primaryMetric": {"score": 1.0, "scoreUnit": "us/op", "rawData": [[%s]]},
+         "secondaryMetrics": {}}
+        """
+        .formatted(bench, executor, p, us);
+  }
+
+  /**
+   * The targets are checked at every parallelism in the data, each with its geometric mean:
+   * ratios 0.5 and 2.0 at parallelism 4 give a geometric mean of 1.0 there (missed), while
+   * parallelism 1 (0.5 and 0.5) meets it; the plot with one bar per parallelism is written.
+   */
+  @Test
+  void targetsAndGeometricMeanAtEveryParallelism(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("p.json");
+    Files.writeString(
+        f,
+        "["
+            + String.join(
+                ",",
+                timed("TokioRt.yield_many", "gmp", 1, 50),
+                timed("TokioRt.yield_many", "fjp", 1, 100),
+                timed("ForkJoinTree.forkJoinTree", "gmp", 1, 50),
+                timed("ForkJoinTree.forkJoinTree", "fjp", 1, 100),
+                timed("TokioRt.yield_many", "gmp", 4, 50),
+                timed("TokioRt.yield_many", "fjp", 4, 100),
+                timed("ForkJoinTree.forkJoinTree", "gmp", 4, 200),
+                timed("ForkJoinTree.forkJoinTree", "fjp", 4, 100))
+            + "]");
+    List<Results.Run> runs = Results.load(List.of(f));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    Report.targets(out, runs, "gmp", "fjp");
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    int p1 = text.indexOf("Targets (parallelism 1");
+    int p4 = text.indexOf("Targets (parallelism 4");
+    assertTrue(p1 >= 0 && p4 > p1, text);
+    assertTrue(text.substring(p1, p4).contains("geometric mean over 2 workloads: 0.50 -> met"), text);
+    assertTrue(text.substring(p4).contains("geometric mean over 2 workloads: 1.00 -> MISSED"), text);
+    assertTrue(text.substring(p4).contains("missed: forkJoinTree 2.00"), text);
+    Path svg = dir.resolve("by-p.svg");
+    Report.main(new String[] {"parallelism-svg", svg.toString(), f.toString()});
+    assertTrue(Files.readString(svg).contains("parallelism 4"));
+  }
+
   @Test
   void jsonParsesEscapesAndNumbers() {
     Object v = Json.parse("{\"a\": [1, -2.5e1, \"x\\\"y\\u0041\"], \"b\": null, \"c\": true}");
