@@ -283,6 +283,7 @@ if [ "$mode" = mutants ]; then
     "ExternalSubmitVsDropPStress:externalWakeIfIdle"
     "ShutdownVsExecuteStress:submitCheckUnlocked"
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
+    "ExitsyscallVsTakeStress:exitsyscallNoCas"
     "TimerAddVsSleeperStress:timerSleeperNoFence"
   )
   if [ "$cpus" -ge 3 ]; then
