@@ -1,7 +1,8 @@
 package dev.gmp;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -13,24 +14,22 @@ import java.util.concurrent.locks.LockSupport;
  * loop simply runs on the worker thread between tasks (docs/design.md).
  */
 final class M implements Runnable {
-  private static final VarHandle NOTE;
-  private static final VarHandle LIFE;
-  private static final VarHandle CURG;
-  private static final VarHandle COMPLETED;
-  private static final VarHandle STEALS;
 
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      NOTE = l.findVarHandle(M.class, "note", int.class);
-      LIFE = l.findVarHandle(M.class, "life", int.class);
-      CURG = l.findVarHandle(M.class, "curg", G.class);
-      COMPLETED = l.findVarHandle(M.class, "completed", long.class);
-      STEALS = l.findVarHandle(M.class, "steals", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
+  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
+  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
+  // are volatile and read directly: each comment names the ordering an access needs (opaque,
+  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  private static final AtomicIntegerFieldUpdater<M> U_NOTE =
+      AtomicIntegerFieldUpdater.newUpdater(M.class, "note");
+  private static final AtomicIntegerFieldUpdater<M> U_LIFE =
+      AtomicIntegerFieldUpdater.newUpdater(M.class, "life");
+  private static final AtomicReferenceFieldUpdater<M, G> U_CURG =
+      AtomicReferenceFieldUpdater.newUpdater(M.class, G.class, "curg");
+  private static final AtomicLongFieldUpdater<M> U_COMPLETED =
+      AtomicLongFieldUpdater.newUpdater(M.class, "completed");
+  private static final AtomicLongFieldUpdater<M> U_STEALS =
+      AtomicLongFieldUpdater.newUpdater(M.class, "steals");
 
   // note states (Go's m.park note, with a flag to skip unpark while the sleeper still spins)
   private static final int NOTE_CLEAR = 0;
@@ -121,19 +120,19 @@ final class M implements Runnable {
   int rand;
 
   @SuppressWarnings("unused")
-  private int note;
+  private volatile int note;
 
   @SuppressWarnings("unused")
-  private int life = NEW;
+  private volatile int life = NEW;
 
   @SuppressWarnings("unused")
-  private G curg;
+  private volatile G curg;
 
   @SuppressWarnings("unused")
-  private long completed;
+  private volatile long completed;
 
   @SuppressWarnings("unused")
-  private long steals;
+  private volatile long steals;
 
   M(Scheduler sched, long id) {
     this.sched = sched;
@@ -148,7 +147,7 @@ final class M implements Runnable {
    */
   @Override
   public void run() {
-    if (!LIFE.compareAndSet(this, STARTING, RUNNING)) { // CAS: races Threads.writeOff
+    if (!U_LIFE.compareAndSet(this, STARTING, RUNNING)) { // CAS: races Threads.writeOff
       return;
     }
     runner = Thread.currentThread();
@@ -164,45 +163,45 @@ final class M implements Runnable {
   }
 
   int life() {
-    return (int) LIFE.getVolatile(this); // volatile: the watchdog decides on it
+    return life; // volatile: the watchdog decides on it
   }
 
   void setLife(int s) {
-    LIFE.setVolatile(this, s); // volatile: newm's STARTING must be visible before start()
+    life = s; // volatile: newm's STARTING must be visible before start()
   }
 
   boolean casLife(int from, int to) {
-    return LIFE.compareAndSet(this, from, to); // CAS: run()'s check-in races the watchdog
+    return U_LIFE.compareAndSet(this, from, to); // CAS: run()'s check-in races the watchdog
   }
 
   G curg() {
-    return (G) CURG.getAcquire(this); // acquire: sysmon/stats then read the G's own fields
+    return curg; // acquire: sysmon/stats then read the G's own fields
   }
 
   void setCurg(G g) {
-    CURG.setRelease(this, g); // release: pairs with curg()
+    U_CURG.lazySet(this, g); // release: pairs with curg()
   }
 
   long completed() {
-    return (long) COMPLETED.getOpaque(this);
+    return completed;
   }
 
   long completedAcquire() {
-    return (long) COMPLETED.getAcquire(this); // acquire: pairs with incCompleted's release
+    return completed; // acquire: pairs with incCompleted's release
   }
 
   void incCompleted() {
     // Release, single writer: sysmon that sees the new count also sees curg cleared before it,
     // so (completed, curg) read in that order names one task (Sysmon.retakeFromTask).
-    COMPLETED.setRelease(this, (long) COMPLETED.get(this) + 1);
+    U_COMPLETED.lazySet(this, completed + 1);
   }
 
   long steals() {
-    return (long) STEALS.getOpaque(this);
+    return steals;
   }
 
   void incSteals() {
-    STEALS.setOpaque(this, (long) STEALS.get(this) + 1); // single writer
+    U_STEALS.lazySet(this, steals + 1); // single writer
   }
 
   int nextRandom() {
@@ -222,7 +221,7 @@ final class M implements Runnable {
    * to the sleeper once it sees NOTE_WOKEN.
    */
   boolean wakeup() {
-    int prev = (int) NOTE.getAndSet(this, NOTE_WOKEN);
+    int prev = (int) U_NOTE.getAndSet(this, NOTE_WOKEN);
     if (prev == NOTE_PARKED) {
       LockSupport.unpark(thread);
       return true;
@@ -254,15 +253,15 @@ final class M implements Runnable {
     parkAtOnce = false;
     for (int i = spins; i > 0; i--) {
       // Volatile read: the waker's getAndSet published nextp/spinning before WOKEN.
-      if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
-        NOTE.setVolatile(this, NOTE_CLEAR);
+      if (note == NOTE_WOKEN) {
+        note = NOTE_CLEAR;
         return true;
       }
       Thread.onSpinWait();
     }
     // CAS: announce we are about to park; a waker that sees PARKED must unpark us.
-    if (!NOTE.compareAndSet(this, NOTE_CLEAR, NOTE_PARKED)) {
-      NOTE.setVolatile(this, NOTE_CLEAR); // it was WOKEN
+    if (!U_NOTE.compareAndSet(this, NOTE_CLEAR, NOTE_PARKED)) {
+      note = NOTE_CLEAR; // it was WOKEN
       return true;
     }
     long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
@@ -271,18 +270,18 @@ final class M implements Runnable {
         long left = deadline - System.nanoTime();
         if (left <= 0 || (kick != null && kick.kicked)) { // volatile read: the adder's kick
           // Withdraw; if the CAS fails a wake-up raced in and we consume it.
-          if (NOTE.compareAndSet(this, NOTE_PARKED, NOTE_CLEAR)) {
+          if (U_NOTE.compareAndSet(this, NOTE_PARKED, NOTE_CLEAR)) {
             return false;
           }
-          NOTE.setVolatile(this, NOTE_CLEAR);
+          note = NOTE_CLEAR;
           return true;
         }
         LockSupport.parkNanos(this, left);
       } else {
         LockSupport.park(this);
       }
-      if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
-        NOTE.setVolatile(this, NOTE_CLEAR);
+      if (note == NOTE_WOKEN) {
+        note = NOTE_CLEAR;
         return true;
       }
       Thread.interrupted(); // stale interrupt aimed at a finished task: drop it, park again
@@ -291,8 +290,8 @@ final class M implements Runnable {
 
   /** The sleeper's spin before a deadline: consumes a wake-up that came meanwhile. */
   boolean pollWoken() {
-    if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) { // volatile: as in sleep's spin
-      NOTE.setVolatile(this, NOTE_CLEAR);
+    if (note == NOTE_WOKEN) { // volatile: as in sleep's spin
+      note = NOTE_CLEAR;
       return true;
     }
     return false;
@@ -304,10 +303,10 @@ final class M implements Runnable {
    */
   void sleepKeepingInterrupt() {
     boolean interrupted = false;
-    if (NOTE.compareAndSet(this, NOTE_CLEAR, NOTE_PARKED)) {
+    if (U_NOTE.compareAndSet(this, NOTE_CLEAR, NOTE_PARKED)) {
       for (; ; ) {
         LockSupport.park(this);
-        if ((int) NOTE.getVolatile(this) == NOTE_WOKEN) {
+        if (note == NOTE_WOKEN) {
           break;
         }
         if (Thread.interrupted()) {
@@ -315,7 +314,7 @@ final class M implements Runnable {
         }
       }
     }
-    NOTE.setVolatile(this, NOTE_CLEAR);
+    note = NOTE_CLEAR;
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

@@ -1,7 +1,7 @@
 package dev.gmp;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /** Padding: thieves and sysmon read status and m of every P on each pass. */
 abstract class PPad0 {
@@ -10,8 +10,8 @@ abstract class PPad0 {
 
 /** The fields other threads read (status, m), away from what the owner writes per task. */
 abstract class PShared extends PPad0 {
-  long status = P.Pidle;
-  M m;
+  volatile long status; // P.Pidle (0): no initializer, which would be a volatile store
+  volatile M m;
 }
 
 abstract class PPad1 extends PShared {
@@ -29,26 +29,21 @@ final class P extends PPad1 {
   static final int Psyscall = 2;
   static final int Pdead = 3;
 
-  private static final VarHandle STATUS;
-  private static final VarHandle M_FIELD;
-  private static final VarHandle SCHEDTICK;
-  private static final VarHandle SYSCALLTICK;
-  private static final VarHandle SYSCALLWHEN;
-  private static final VarHandle PREEMPT;
-
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      STATUS = l.findVarHandle(PShared.class, "status", long.class);
-      M_FIELD = l.findVarHandle(PShared.class, "m", M.class);
-      SCHEDTICK = l.findVarHandle(P.class, "schedtick", long.class);
-      SYSCALLTICK = l.findVarHandle(P.class, "syscalltick", long.class);
-      SYSCALLWHEN = l.findVarHandle(P.class, "syscallwhen", long.class);
-      PREEMPT = l.findVarHandle(P.class, "preempt", boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
+  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
+  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
+  // are volatile and read directly: each comment names the ordering an access needs (opaque,
+  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  private static final AtomicLongFieldUpdater<PShared> U_STATUS =
+      AtomicLongFieldUpdater.newUpdater(PShared.class, "status");
+  private static final AtomicReferenceFieldUpdater<PShared, M> U_M_FIELD =
+      AtomicReferenceFieldUpdater.newUpdater(PShared.class, M.class, "m");
+  private static final AtomicLongFieldUpdater<P> U_SCHEDTICK =
+      AtomicLongFieldUpdater.newUpdater(P.class, "schedtick");
+  private static final AtomicLongFieldUpdater<P> U_SYSCALLTICK =
+      AtomicLongFieldUpdater.newUpdater(P.class, "syscalltick");
+  private static final AtomicLongFieldUpdater<P> U_SYSCALLWHEN =
+      AtomicLongFieldUpdater.newUpdater(P.class, "syscallwhen");
 
   final int id;
   final RunQueue runq = new RunQueue();
@@ -61,19 +56,19 @@ final class P extends PPad1 {
 
   /** Incremented by the owner per scheduled task unless the task inherits the slice (runnext). */
   @SuppressWarnings("unused")
-  private long schedtick;
+  private volatile long schedtick;
 
   /** Incremented by the owner on each entersyscall. */
   @SuppressWarnings("unused")
-  private long syscalltick;
+  private volatile long syscalltick;
 
   /** When the current marked blocking call began (entersyscall); read by sysmon. */
   @SuppressWarnings("unused")
-  private long syscallwhen;
+  private volatile long syscallwhen;
 
   /** Set by sysmon when the slice expired; cleared by the owner at its next scheduling point. */
   @SuppressWarnings("unused")
-  private boolean preempt;
+  private volatile boolean preempt;
 
   // Owner-only state.
   G gFree;
@@ -105,11 +100,11 @@ final class P extends PPad1 {
 
   int status() {
     // Volatile: thieves, sysmon and exitsyscall decide on it; every transition that races is a CAS.
-    return (int) ((long) STATUS.getVolatile(this) & STATE_MASK);
+    return (int) (status & STATE_MASK);
   }
 
   long statusRaw() {
-    return (long) STATUS.getVolatile(this);
+    return status;
   }
 
   static int state(long raw) {
@@ -119,8 +114,8 @@ final class P extends PPad1 {
   void setStatus(int s) {
     // CAS loop keeps the generation; callers hold the P exclusively, so it succeeds at once.
     for (; ; ) {
-      long raw = (long) STATUS.getVolatile(this);
-      if (STATUS.compareAndSet(this, raw, (raw & ~STATE_MASK) | s)) {
+      long raw = status;
+      if (U_STATUS.compareAndSet(this, raw, (raw & ~STATE_MASK) | s)) {
         return;
       }
     }
@@ -129,11 +124,11 @@ final class P extends PPad1 {
   boolean casStatus(int from, int to) {
     // Full CAS: exitsyscall, sysmon's retake and setParallelism race for the same P.
     for (; ; ) {
-      long raw = (long) STATUS.getVolatile(this);
+      long raw = status;
       if ((raw & STATE_MASK) != from) {
         return false;
       }
-      if (STATUS.compareAndSet(this, raw, (raw & ~STATE_MASK) | to)) {
+      if (U_STATUS.compareAndSet(this, raw, (raw & ~STATE_MASK) | to)) {
         return true;
       }
     }
@@ -142,12 +137,12 @@ final class P extends PPad1 {
   /** entersyscall: Prunning -> Psyscall with a new generation; the token, or -1 if not running. */
   long enterSyscall() {
     for (; ; ) {
-      long raw = (long) STATUS.getVolatile(this);
+      long raw = status;
       if ((raw & STATE_MASK) != Prunning) {
         return -1;
       }
       long tok = ((raw & ~STATE_MASK) + (STATE_MASK + 1)) | Psyscall;
-      if (STATUS.compareAndSet(this, raw, tok)) { // CAS: sysmon may be retaking this P
+      if (U_STATUS.compareAndSet(this, raw, tok)) { // CAS: sysmon may be retaking this P
         return tok;
       }
     }
@@ -155,54 +150,54 @@ final class P extends PPad1 {
 
   /** exitsyscall fast path: succeeds only if the P is still in the syscall that gave tok. */
   boolean exitSyscall(long tok) {
-    return tok >= 0 && STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Prunning);
+    return tok >= 0 && U_STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Prunning);
   }
 
   /** sysmon: retake the P from the syscall identified by tok (a raw status seen as Psyscall). */
   boolean retakeSyscall(long tok) {
-    return STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Pidle);
+    return U_STATUS.compareAndSet(this, tok, (tok & ~STATE_MASK) | Pidle);
   }
 
   M m() {
-    return (M) M_FIELD.getAcquire(this); // acquire: pairs with setM's release
+    return m; // acquire: pairs with setM's release
   }
 
   void setM(M mp) {
-    M_FIELD.setRelease(this, mp); // release: sysmon reading p.m sees the M's own fields
+    U_M_FIELD.lazySet(this, mp); // release: sysmon reading p.m sees the M's own fields
   }
 
   long schedtick() {
-    return (long) SCHEDTICK.getOpaque(this); // opaque: sysmon needs progress, not ordering
+    return schedtick; // opaque: sysmon needs progress, not ordering
   }
 
   void incSchedtick() {
-    SCHEDTICK.setOpaque(this, (long) SCHEDTICK.get(this) + 1); // single writer: no RMW needed
+    U_SCHEDTICK.lazySet(this, schedtick + 1); // single writer: no RMW needed
   }
 
   long syscalltick() {
-    return (long) SYSCALLTICK.getOpaque(this);
+    return syscalltick;
   }
 
   void incSyscalltick() {
-    SYSCALLTICK.setOpaque(this, (long) SYSCALLTICK.get(this) + 1); // single writer
+    U_SYSCALLTICK.lazySet(this, syscalltick + 1); // single writer
   }
 
   long syscallwhen() {
-    return (long) SYSCALLWHEN.getOpaque(this);
+    return syscallwhen;
   }
 
   void setSyscallwhen(long t) {
     // Opaque: sysmon pairs it with syscalltick, which is written after it; a stale value only
     // delays a retake by one round.
-    SYSCALLWHEN.setOpaque(this, t);
+    U_SYSCALLWHEN.lazySet(this, t);
   }
 
   boolean preempt() {
-    return (boolean) PREEMPT.getOpaque(this); // opaque: a late look only delays the demotion
+    return preempt; // opaque: a late look only delays the demotion
   }
 
   void setPreempt(boolean v) {
-    PREEMPT.setOpaque(this, v);
+    preempt = v;
   }
 
   /** Next goid from this P's cache, refilled 16 at a time (Go's goidcache). */

@@ -1,7 +1,7 @@
 package dev.gmp;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /*
  * Padding: head (CASed by every consumer), tail (written by the owner) and runnext (CASed by the
@@ -14,7 +14,7 @@ abstract class RunQueuePad0 {
 }
 
 abstract class RunQueueHead extends RunQueuePad0 {
-  int head;
+  volatile int head;
 }
 
 abstract class RunQueuePad1 extends RunQueueHead {
@@ -22,7 +22,7 @@ abstract class RunQueuePad1 extends RunQueueHead {
 }
 
 abstract class RunQueueTail extends RunQueuePad1 {
-  int tail;
+  volatile int tail;
 }
 
 abstract class RunQueuePad2 extends RunQueueTail {
@@ -30,7 +30,7 @@ abstract class RunQueuePad2 extends RunQueueTail {
 }
 
 abstract class RunQueueNext extends RunQueuePad2 {
-  G runnext;
+  volatile G runnext;
 }
 
 abstract class RunQueuePad3 extends RunQueueNext {
@@ -65,20 +65,17 @@ final class RunQueue extends RunQueuePad3 {
   static final int SIZE = 256;
   private static final int MASK = SIZE - 1;
 
-  private static final VarHandle HEAD;
-  private static final VarHandle TAIL;
-  private static final VarHandle RUNNEXT;
-
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      HEAD = l.findVarHandle(RunQueueHead.class, "head", int.class);
-      TAIL = l.findVarHandle(RunQueueTail.class, "tail", int.class);
-      RUNNEXT = l.findVarHandle(RunQueueNext.class, "runnext", G.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
+  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
+  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
+  // are volatile and read directly: each comment names the ordering an access needs (opaque,
+  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  private static final AtomicIntegerFieldUpdater<RunQueueHead> HEAD =
+      AtomicIntegerFieldUpdater.newUpdater(RunQueueHead.class, "head");
+  private static final AtomicIntegerFieldUpdater<RunQueueTail> TAIL =
+      AtomicIntegerFieldUpdater.newUpdater(RunQueueTail.class, "tail");
+  private static final AtomicReferenceFieldUpdater<RunQueueNext, G> RUNNEXT =
+      AtomicReferenceFieldUpdater.newUpdater(RunQueueNext.class, G.class, "runnext");
 
   private final G[] ring = new G[SIZE];
 
@@ -108,12 +105,12 @@ final class RunQueue extends RunQueuePad3 {
     if (next) {
       G old;
       if (Mutations.PLAIN_RUNNEXT) {
-        old = (G) RUNNEXT.get(this);
-        RUNNEXT.setRelease(this, g);
+        old = runnext;
+        RUNNEXT.lazySet(this, g);
       } else {
         // Atomic swap: a thief's CAS either took old before us (we get null back) or fails
         // after; full barrier, so wakep's read of nmspinning comes after it (class doc).
-        old = (G) RUNNEXT.getAndSet(this, g);
+        old = RUNNEXT.getAndSet(this, g);
       }
       if (old == null) {
         return false;
@@ -122,12 +119,12 @@ final class RunQueue extends RunQueuePad3 {
     }
     for (; ; ) {
       // Acquire: consumers released the slots they read when they moved head.
-      int h = (int) HEAD.getAcquire(this);
+      int h = head;
       int t = tail; // plain: only this thread writes tail
       if (t - h < SIZE) {
         ring[Mutations.SIGNED_SLOT ? Math.abs(t % SIZE) : t & MASK] = g;
         // Release: a consumer that acquire-loads tail sees the slot written above.
-        TAIL.setRelease(this, t + 1);
+        TAIL.lazySet(this, t + 1);
         return true;
       }
       if (putSlow(g, h, t, global)) {
@@ -146,7 +143,7 @@ final class RunQueue extends RunQueuePad3 {
     }
     // CAS (release): claims the n slots against thieves and publishes our reads of them.
     if (Mutations.PUTSLOW_NO_CAS) {
-      HEAD.setRelease(this, h + n);
+      HEAD.lazySet(this, h + n);
     } else if (!HEAD.compareAndSet(this, h, h + n)) {
       java.util.Arrays.fill(batch, 0, n, null);
       return false;
@@ -184,13 +181,13 @@ final class RunQueue extends RunQueuePad3 {
     for (int i = 0; i < n; i++) {
       ring[(t + i) & MASK] = src[(from + i) & srcMask];
     }
-    TAIL.setRelease(this, t + n); // release: publishes the n slots
+    TAIL.lazySet(this, t + n); // release: publishes the n slots
   }
 
   /** Publishes the Gs written by {@link #putOwned} since the last call. */
   void publishOwned() {
     if (pending > 0) {
-      TAIL.setRelease(this, tail + pending); // release: a consumer that sees tail sees the slots
+      TAIL.lazySet(this, tail + pending); // release: a consumer that sees tail sees the slots
       pending = 0;
     }
   }
@@ -206,18 +203,18 @@ final class RunQueue extends RunQueuePad3 {
     to.publishOwned();
     G next = takeRunnext();
     if (next != null) {
-      RUNNEXT.setRelease(to, next); // release: to is published to others by the lock that follows
+      RUNNEXT.lazySet(to, next); // release: to is published to others by the lock that follows
     }
   }
 
   /** Free slots in the ring (owner only: tail is ours, head only grows, so it is a lower bound). */
   int room() {
-    return SIZE - (tail - (int) HEAD.getAcquire(this));
+    return SIZE - (tail - head);
   }
 
   /** Takes runnext (Go's runqget first step: one CAS, no retry). Its G inherits the time slice. */
   G takeRunnext() {
-    G next = (G) RUNNEXT.getVolatile(this);
+    G next = runnext;
     if (next != null && RUNNEXT.compareAndSet(this, next, null)) {
       return next;
     }
@@ -227,7 +224,7 @@ final class RunQueue extends RunQueuePad3 {
   /** Takes the ring's head G (Go's runqget after runnext). */
   G pollRing() {
     for (; ; ) {
-      int h = (int) HEAD.getAcquire(this); // acquire: synchronizes with other consumers' CAS
+      int h = head; // acquire: synchronizes with other consumers' CAS
       int t = tail; // plain: owner only
       if (t == h) {
         return null;
@@ -259,11 +256,11 @@ final class RunQueue extends RunQueuePad3 {
     if (n == 0) {
       return g;
     }
-    int h = (int) HEAD.getAcquire(this);
+    int h = head;
     if (t - h + n >= SIZE) {
       throw new IllegalStateException("runqsteal: runq overflow");
     }
-    TAIL.setRelease(this, t + n); // release: publishes the stolen Gs to our own consumers
+    TAIL.lazySet(this, t + n); // release: publishes the stolen Gs to our own consumers
     return g;
   }
 
@@ -273,13 +270,13 @@ final class RunQueue extends RunQueuePad3 {
    */
   private int grab(G[] batch, int batchHead, boolean stealRunnext, boolean victimRunning) {
     for (; ; ) {
-      int h = (int) HEAD.getAcquire(this); // acquire: synchronize with other consumers
-      int t = (int) TAIL.getAcquire(this); // acquire: see the slots the owner published
+      int h = head; // acquire: synchronize with other consumers
+      int t = tail; // acquire: see the slots the owner published
       int n = t - h;
       n = Switches.STEAL_HALF ? (Mutations.STEAL_HALF_DOWN ? n / 2 : n - n / 2) : Math.min(n, 1);
       if (n == 0) {
         if (stealRunnext) {
-          G next = (G) RUNNEXT.getVolatile(this);
+          G next = runnext;
           if (next != null) {
             if (victimRunning && Switches.RUNNEXT_STEAL_BACKOFF) {
               // The owner is running and likely about to take runnext itself; a handoff costs
@@ -303,7 +300,7 @@ final class RunQueue extends RunQueuePad3 {
       }
       // CAS (release): claims the slots; on failure someone else took them, retry.
       if (Mutations.GRAB_NO_CAS) {
-        HEAD.setRelease(this, h + n);
+        HEAD.lazySet(this, h + n);
         return n;
       }
       if (HEAD.compareAndSet(this, h, h + n)) {
@@ -328,8 +325,8 @@ final class RunQueue extends RunQueuePad3 {
     if (g != null) {
       return g;
     }
-    for (G next = (G) RUNNEXT.getVolatile(this); next != null;
-        next = (G) RUNNEXT.getVolatile(this)) {
+    for (G next = runnext; next != null;
+        next = runnext) {
       if (RUNNEXT.compareAndSet(this, next, null)) { // CAS: the owner or a thief may race us
         return next;
       }
@@ -340,8 +337,8 @@ final class RunQueue extends RunQueuePad3 {
   /** The ring's head taken by a non-owner (tail read with acquire), or null if empty. */
   private G pollRingAsConsumer() {
     for (; ; ) {
-      int h = (int) HEAD.getAcquire(this);
-      int t = (int) TAIL.getAcquire(this); // acquire: we are not the owner
+      int h = head;
+      int t = tail; // acquire: we are not the owner
       int n = t - h;
       if (n <= 0) {
         return null;
@@ -359,10 +356,10 @@ final class RunQueue extends RunQueuePad3 {
   /** runqempty: consistent snapshot of head, tail and runnext (volatile: see wakep protocol). */
   boolean isEmpty() {
     for (; ; ) {
-      int h = (int) HEAD.getVolatile(this);
-      int t = (int) TAIL.getVolatile(this);
-      G next = (G) RUNNEXT.getVolatile(this);
-      if (t == (int) TAIL.getVolatile(this)) {
+      int h = head;
+      int t = tail;
+      G next = runnext;
+      if (t == tail) {
         return h == t && next == null;
       }
     }
@@ -370,34 +367,34 @@ final class RunQueue extends RunQueuePad3 {
 
   /** Approximate length including runnext (stats). */
   int size() {
-    int h = (int) HEAD.getAcquire(this);
-    int t = (int) TAIL.getAcquire(this);
+    int h = head;
+    int t = tail;
     int n = Math.max(0, Math.min(SIZE, t - h));
-    return RUNNEXT.getAcquire(this) != null ? n + 1 : n;
+    return runnext != null ? n + 1 : n;
   }
 
   /** The G in runnext, or null (the dump; acquire: its goid was written before it was put). */
   G peekRunnext() {
-    return (G) RUNNEXT.getAcquire(this);
+    return runnext;
   }
 
   /** The ring's length without runnext (the dump). */
   int ringSize() {
-    int h = (int) HEAD.getAcquire(this);
-    int t = (int) TAIL.getAcquire(this);
+    int h = head;
+    int t = tail;
     return Math.max(0, Math.min(SIZE, t - h));
   }
 
   // Test seams.
   int headForTest() {
-    return (int) HEAD.getVolatile(this);
+    return head;
   }
 
   int tailForTest() {
-    return (int) TAIL.getVolatile(this);
+    return tail;
   }
 
   G runnextForTest() {
-    return (G) RUNNEXT.getVolatile(this);
+    return runnext;
   }
 }

@@ -1,6 +1,5 @@
 package dev.gmp;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.List;
@@ -8,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 
 /** Padding around Go's sched.goidgen, which every P bumps once per 16 spawns. */
@@ -112,16 +112,8 @@ final class Scheduler extends SchedulerPad1 {
   static final int TIDYING = 3;
   static final int TERMINATED = 4;
 
-  private static final VarHandle GOIDGEN;
-
-  static {
-    try {
-      GOIDGEN =
-          MethodHandles.lookup().findVarHandle(SchedulerGoid.class, "goidgen", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final AtomicLongFieldUpdater<SchedulerGoid> U_GOIDGEN =
+      AtomicLongFieldUpdater.newUpdater(SchedulerGoid.class, "goidgen");
 
   final Config config;
   final ReentrantLock lock = new ReentrantLock();
@@ -195,7 +187,7 @@ final class Scheduler extends SchedulerPad1 {
   }
 
   long reserveGoids(int n) {
-    return (long) GOIDGEN.getAndAdd(this, (long) n); // atomic: Ps refill concurrently (Xadd64)
+    return U_GOIDGEN.getAndAdd(this, n); // atomic: Ps refill concurrently (Xadd64)
   }
 
   // ---------------------------------------------------------------- newproc
