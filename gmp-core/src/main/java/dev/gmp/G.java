@@ -17,11 +17,8 @@ final class G {
   static final int Gwaiting = 4;
   static final int Gdead = 6;
 
-  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
-  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
-  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
-  // are volatile and read directly: each comment names the ordering an access needs (opaque,
-  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  // Field updaters, not VarHandles, and volatile fields read directly: why, and how an ordering
+  // comment below reads, in docs/design.md section 2 ("How the orderings are spelled").
   private static final AtomicIntegerFieldUpdater<G> U_STATUS =
       AtomicIntegerFieldUpdater.newUpdater(G.class, "status");
   private static final AtomicLongFieldUpdater<G> U_SEEN_AT =
@@ -30,7 +27,6 @@ final class G {
       AtomicLongFieldUpdater.newUpdater(G.class, "blockedAt");
 
   /** Accessed through U_STATUS and the accessors below; each says the ordering it needs. */
-  @SuppressWarnings("unused")
   private volatile int status; // Gidle (0): no initializer, which would be a volatile store
 
   /** The task; null while the G sits on a free list. Published to other Ms by the queue it is on. */
@@ -62,10 +58,8 @@ final class G {
    * value of each word, not an order between them; a stale one shows a wrong age, never a wrong
    * state (the state comes from {@link #status()}).
    */
-  @SuppressWarnings("unused")
   private volatile long seenAt;
 
-  @SuppressWarnings("unused")
   private volatile long blockedAt;
 
   G() {}

@@ -44,11 +44,8 @@ abstract class IdlePad2 extends IdleLists {
  * are listed in Scheduler's overview; each site here says which side it is.
  */
 final class Idle extends IdlePad2 {
-  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
-  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
-  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
-  // are volatile and read directly: each comment names the ordering an access needs (opaque,
-  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  // Field updaters, not VarHandles, and volatile fields read directly: why, and how an ordering
+  // comment below reads, in docs/design.md section 2 ("How the orderings are spelled").
   private static final AtomicIntegerFieldUpdater<IdleHot> U_NMSPINNING =
       AtomicIntegerFieldUpdater.newUpdater(IdleHot.class, "nmspinning");
 

@@ -15,11 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class M implements Runnable {
 
-  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
-  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
-  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
-  // are volatile and read directly: each comment names the ordering an access needs (opaque,
-  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  // Field updaters, not VarHandles, and volatile fields read directly: why, and how an ordering
+  // comment below reads, in docs/design.md section 2 ("How the orderings are spelled").
   private static final AtomicIntegerFieldUpdater<M> U_NOTE =
       AtomicIntegerFieldUpdater.newUpdater(M.class, "note");
   private static final AtomicIntegerFieldUpdater<M> U_LIFE =
@@ -119,19 +116,14 @@ final class M implements Runnable {
   /** xorshift state for the steal order. */
   int rand;
 
-  @SuppressWarnings("unused")
   private volatile int note;
 
-  @SuppressWarnings("unused")
   private volatile int life = NEW;
 
-  @SuppressWarnings("unused")
   private volatile G curg;
 
-  @SuppressWarnings("unused")
   private volatile long completed;
 
-  @SuppressWarnings("unused")
   private volatile long steals;
 
   M(Scheduler sched, long id) {
@@ -221,7 +213,7 @@ final class M implements Runnable {
    * to the sleeper once it sees NOTE_WOKEN.
    */
   boolean wakeup() {
-    int prev = (int) U_NOTE.getAndSet(this, NOTE_WOKEN);
+    int prev = U_NOTE.getAndSet(this, NOTE_WOKEN);
     if (prev == NOTE_PARKED) {
       LockSupport.unpark(thread);
       return true;

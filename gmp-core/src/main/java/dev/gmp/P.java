@@ -29,11 +29,8 @@ final class P extends PPad1 {
   static final int Psyscall = 2;
   static final int Pdead = 3;
 
-  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
-  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
-  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
-  // are volatile and read directly: each comment names the ordering an access needs (opaque,
-  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  // Field updaters, not VarHandles, and volatile fields read directly: why, and how an ordering
+  // comment below reads, in docs/design.md section 2 ("How the orderings are spelled").
   private static final AtomicLongFieldUpdater<PShared> U_STATUS =
       AtomicLongFieldUpdater.newUpdater(PShared.class, "status");
   private static final AtomicReferenceFieldUpdater<PShared, M> U_M_FIELD =
@@ -55,19 +52,15 @@ final class P extends PPad1 {
   P link;
 
   /** Incremented by the owner per scheduled task unless the task inherits the slice (runnext). */
-  @SuppressWarnings("unused")
   private volatile long schedtick;
 
   /** Incremented by the owner on each entersyscall. */
-  @SuppressWarnings("unused")
   private volatile long syscalltick;
 
   /** When the current marked blocking call began (entersyscall); read by sysmon. */
-  @SuppressWarnings("unused")
   private volatile long syscallwhen;
 
   /** Set by sysmon when the slice expired; cleared by the owner at its next scheduling point. */
-  @SuppressWarnings("unused")
   private volatile boolean preempt;
 
   // Owner-only state.

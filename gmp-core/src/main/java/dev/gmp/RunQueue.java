@@ -65,11 +65,8 @@ final class RunQueue extends RunQueuePad3 {
   static final int SIZE = 256;
   private static final int MASK = SIZE - 1;
 
-  // Atomics through field updaters, not VarHandles: plain Java over the JDK's Unsafe intrinsics,
-  // so a cold (interpreted or profiled) caller pays a call where a VarHandle costs a chain of
-  // method-handle frames (first operations 30-40% faster, docs/benchmarks.md). Shared fields
-  // are volatile and read directly: each comment names the ordering an access needs (opaque,
-  // acquire), which a volatile read gives (a plain load on x86); lazySet is a release store.
+  // Field updaters, not VarHandles, and volatile fields read directly: why, and how an ordering
+  // comment below reads, in docs/design.md section 2 ("How the orderings are spelled").
   private static final AtomicIntegerFieldUpdater<RunQueueHead> HEAD =
       AtomicIntegerFieldUpdater.newUpdater(RunQueueHead.class, "head");
   private static final AtomicIntegerFieldUpdater<RunQueueTail> TAIL =
