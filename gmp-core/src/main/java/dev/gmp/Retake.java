@@ -71,10 +71,7 @@ final class Retake {
         return false;
       }
       pp.setM(null);
-      if (mp != null && !mp.spare) {
-        mp.spare = true;
-        s.threads.nmspare++;
-      }
+      markSpareLocked(mp);
       from = mp == null ? -1 : mp.id;
       s.counters.retakes.increment();
       next = handoffLocked(pp);
@@ -132,10 +129,7 @@ final class Retake {
     }
     best.setM(null);
     m.parkAtOnce = false; // m's own field (the caller is m): it has a P again
-    if (mp != null && !mp.spare) {
-      mp.spare = true;
-      s.threads.nmspare++;
-    }
+    markSpareLocked(mp);
     s.counters.retakes.increment();
     if (Jfr.on) {
       Jfr.retake(s, best.id, "syscall", mp == null ? -1 : mp.id, System.nanoTime() - bestWhen);
@@ -179,10 +173,7 @@ final class Retake {
       s.procs = procs.replace(pp.id, np);
       s.timers.moveLocked(pp); // to np (procs holds it now); a late add by mp rehomes itself
       zombies.add(pp);
-      if (!mp.spare) {
-        mp.spare = true;
-        s.threads.nmspare++;
-      }
+      markSpareLocked(mp);
       s.counters.retakes.increment();
       if (detected) {
         s.counters.blockRetakes.increment();
@@ -202,6 +193,14 @@ final class Retake {
     }
     s.idle.launch(next);
     return true;
+  }
+
+  /** mp keeps its thread but lost its P: one more spare (counted once). Lock held. */
+  void markSpareLocked(M mp) {
+    if (mp != null && !mp.spare) {
+      mp.spare = true;
+      s.threads.nmspare++;
+    }
   }
 
   /** The M noticed its P is dead (or was taken): clean up and leave it P-less. */

@@ -107,8 +107,7 @@ final class Syscall {
           // No P, but the spare budget has room: finish the task P-less, as a spare (counted
           // until the M looks for a P again: SchedulingLoop.reacquire), rather than wait for a
           // P while its thread holds the stack. What it submits meanwhile goes to the global queue.
-          m.spare = true;
-          s.threads.nmspare++;
+          s.retake.markSpareLocked(m); // dropOrphanLocked above cleared it
           gp.setStatus(G.Grunning);
           return;
         }
