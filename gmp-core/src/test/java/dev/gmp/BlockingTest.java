@@ -97,15 +97,11 @@ class BlockingTest {
   }
 
   /**
-   * Go's entersyscallblock: a marked call that starts while work waits on its P hands the P on at
-   * once to an idle M. With no sysmon thread at all, the task queued behind the call can only run
-   * if that happened (else it waits for the call, which waits for it, until the liveness timeout).
-   * The idle M comes from a shrink: two Ms ran at parallelism 2, then parallelism became 1.
+   * An executor with no sysmon thread, one P and an idle M: two Ms ran at parallelism 2, went
+   * idle, then parallelism became 1 (the shrink leaves both Ms).
    */
-  @Test
-  void aMarkedCallWithWorkQueuedBehindItHandsItsProcessorToAnIdleMWithoutSysmon() {
-    GmpExecutor ex =
-        track(new GmpExecutor(GmpExecutor.builder().parallelism(2).name("eager").config(), false));
+  private GmpExecutor oneProcessorAndAnIdleM(GmpExecutor.Builder b) {
+    GmpExecutor ex = track(new GmpExecutor(b.parallelism(2).config(), false));
     CountDownLatch both = new CountDownLatch(2);
     CountDownLatch go = new CountDownLatch(1);
     for (int i = 0; i < 2; i++) {
@@ -118,6 +114,18 @@ class BlockingTest {
     go.countDown();
     awaitCondition("both Ms idle", () -> ex.stats().idleThreads() == 2);
     ex.setParallelism(1);
+    return ex;
+  }
+
+  /**
+   * Go's entersyscallblock: a marked call that starts while work waits on its P hands the P on at
+   * once to an idle M. With no sysmon thread at all, the task queued behind the call can only run
+   * if that happened (else it waits for the call, which waits for it, until the liveness timeout).
+   * The idle M comes from a shrink: two Ms ran at parallelism 2, then parallelism became 1.
+   */
+  @Test
+  void aMarkedCallWithWorkQueuedBehindItHandsItsProcessorToAnIdleMWithoutSysmon() {
+    GmpExecutor ex = oneProcessorAndAnIdleM(GmpExecutor.builder().name("eager"));
     CountDownLatch queuedRan = new CountDownLatch(1);
     AtomicBoolean sawIt = new AtomicBoolean();
     CountDownLatch done = new CountDownLatch(1);
@@ -149,21 +157,8 @@ class BlockingTest {
   @Test
   void aReturningCallTakesTheProcessorOfAnotherBlockedCallWhenWorkWaits() throws Exception {
     assumeTrue(Switches.EXITSYSCALL_TAKE, "switched off (-Dgmp.exitsyscallTake=false)");
-    GmpExecutor ex =
-        track(new GmpExecutor(
-            GmpExecutor.builder().parallelism(2).maxSpareThreads(1).name("take").config(), false));
-    CountDownLatch both = new CountDownLatch(2);
-    CountDownLatch go = new CountDownLatch(1);
-    for (int i = 0; i < 2; i++) {
-      ex.execute(() -> {
-        both.countDown();
-        awaitQuietly(go);
-      });
-    }
-    await(both, "two Ms running");
-    go.countDown();
-    awaitCondition("both Ms idle", () -> ex.stats().idleThreads() == 2);
-    ex.setParallelism(1); // one P, and an idle M for A's eager hand-off
+    // one P, and an idle M for A's eager hand-off
+    GmpExecutor ex = oneProcessorAndAnIdleM(GmpExecutor.builder().maxSpareThreads(1).name("take"));
     CountDownLatch releaseA = new CountDownLatch(1);
     CountDownLatch bInside = new CountDownLatch(1);
     CountDownLatch cRan = new CountDownLatch(1);
