@@ -20,24 +20,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Issue 3: blocking calls, marked or not, must not take a processor out of service. */
 class BlockingTest {
-  private final List<GmpExecutor> executors = new ArrayList<>();
-
-  private GmpExecutor track(GmpExecutor ex) {
-    executors.add(ex);
-    return ex;
-  }
-
-  @AfterEach
-  void tearDown() {
-    for (GmpExecutor ex : executors) {
-      TestSupport.terminate(ex);
-    }
-  }
+  @RegisterExtension final TrackedExecutors tracked = new TrackedExecutors();
 
   private static void assertOthersRun(GmpExecutor ex, int n, String why) {
     CountDownLatch others = new CountDownLatch(n);
@@ -67,7 +55,7 @@ class BlockingTest {
    */
   @Test
   void aCallThatReturnsToNoProcessorFinishesItsTaskWithoutWaitingForOne() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.builder().parallelism(1).build());
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
     CountDownLatch bStarted = new CountDownLatch(1);
     AtomicBoolean aPastCall = new AtomicBoolean();
     CountDownLatch both = new CountDownLatch(2);
@@ -101,7 +89,7 @@ class BlockingTest {
    * idle, then parallelism became 1 (the shrink leaves both Ms).
    */
   private GmpExecutor oneProcessorAndAnIdleM(GmpExecutor.Builder b) {
-    GmpExecutor ex = track(new GmpExecutor(b.parallelism(2).config(), false));
+    GmpExecutor ex = tracked.track(new GmpExecutor(b.parallelism(2).config(), false));
     CountDownLatch both = new CountDownLatch(2);
     CountDownLatch go = new CountDownLatch(1);
     for (int i = 0; i < 2; i++) {
@@ -207,7 +195,7 @@ class BlockingTest {
   @Test
   void aMarkedCallStartsNoThreadOfItsOwn() throws Exception {
     GmpExecutor ex =
-        track(new GmpExecutor(GmpExecutor.builder().parallelism(1).name("lazy").config(), false));
+        tracked.track(new GmpExecutor(GmpExecutor.builder().parallelism(1).name("lazy").config(), false));
     CountDownLatch queuedRan = new CountDownLatch(1);
     Future<Boolean> f = ex.submit(() -> {
       ex.execute(queuedRan::countDown);
@@ -245,7 +233,7 @@ class BlockingTest {
 
   @Test
   void markedBlockingCallLetsOtherTasksRun() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<String> blocked = ex.submit(() -> GmpExecutor.blocking(() -> {
@@ -266,7 +254,7 @@ class BlockingTest {
 
   @Test
   void manyMarkedBlockersDoNotStopOtherWork() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(2));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(2));
     int blockers = 6;
     CountDownLatch inside = new CountDownLatch(blockers);
     CountDownLatch release = new CountDownLatch(1);
@@ -302,7 +290,7 @@ class BlockingTest {
   @Test
   void spareAccountingSettlesAfterManyBlockingRounds() throws Exception {
     for (int p = 1; p <= 2; p++) {
-      GmpExecutor ex = track(GmpExecutor.create(p));
+      GmpExecutor ex = tracked.track(GmpExecutor.create(p));
       for (int round = 0; round < 15; round++) {
         int blockers = 2 + round % 5;
         CountDownLatch inside = new CountDownLatch(blockers);
@@ -336,7 +324,7 @@ class BlockingTest {
 
   @Test
   void exceptionsPropagateUnchangedAndInterruptIsKept() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     IOException io = new IOException("io");
     IllegalStateException ise = new IllegalStateException("ise");
     Error err = new AssertionError("err");
@@ -384,7 +372,7 @@ class BlockingTest {
   void interruptKeptWhenTheProcessorWasHandedOff() throws Exception {
     // The blocker loses its P (others need it), is interrupted inside the call, and must get
     // a P back with the interrupt status still set.
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     CountDownLatch inside = new CountDownLatch(1);
     AtomicReference<Thread> blockerThread = new AtomicReference<>();
     Future<Boolean> f = ex.submit(() -> {
@@ -424,7 +412,7 @@ class BlockingTest {
 
   @Test
   void unmarkedLatchAwaitLosesItsProcessor() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Future<?> blocked = ex.submit(() -> {
@@ -442,7 +430,7 @@ class BlockingTest {
 
   @Test
   void unmarkedSleepLosesItsProcessor() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     CountDownLatch inside = new CountDownLatch(1);
     AtomicBoolean interrupted = new AtomicBoolean();
     ex.execute(() -> {
@@ -462,7 +450,7 @@ class BlockingTest {
 
   @Test
   void unmarkedMonitorWaitLosesItsProcessor() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     Object lock = new Object();
     CountDownLatch entered = new CountDownLatch(1);
     Future<?> blocked;
@@ -490,7 +478,7 @@ class BlockingTest {
 
   @Test
   void unmarkedFutureGetOnSameExecutorDoesNotDeadlock() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     // With one processor, waiting on a task queued behind us would deadlock unless sysmon
     // hands the processor to another thread.
     Future<String> outer = ex.submit(() -> {
@@ -505,7 +493,7 @@ class BlockingTest {
   void cpuHogsAreBoundedByMaxSpareThreads() throws Exception {
     int p = 2;
     int spare = 2;
-    GmpExecutor ex = track(
+    GmpExecutor ex = tracked.track(
         GmpExecutor.builder().parallelism(p).maxSpareThreads(spare)
             .timeSlice(Duration.ofMillis(5)).build());
     AtomicBoolean stop = new AtomicBoolean();
@@ -547,7 +535,7 @@ class BlockingTest {
 
   @Test
   void shutdownWhileInsideBlockingTerminatesAfterRelease() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicBoolean completed = new AtomicBoolean();
@@ -574,7 +562,7 @@ class BlockingTest {
 
   @Test
   void shutdownNowInterruptsTaskInsideBlocking() throws Exception {
-    GmpExecutor ex = track(GmpExecutor.create(1));
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     CountDownLatch inside = new CountDownLatch(1);
     AtomicBoolean interrupted = new AtomicBoolean();
     ex.execute(() -> {

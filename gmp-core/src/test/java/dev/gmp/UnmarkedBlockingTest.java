@@ -16,7 +16,6 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,8 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14: a task that blocks without saying so loses its P within sysmon's rounds
@@ -39,23 +38,11 @@ import org.junit.jupiter.api.Test;
 class UnmarkedBlockingTest {
   private static final Duration NEVER = Duration.ofHours(1);
 
-  private final List<GmpExecutor> executors = new ArrayList<>();
-
-  private GmpExecutor track(GmpExecutor ex) {
-    executors.add(ex);
-    return ex;
-  }
-
-  @AfterEach
-  void tearDown() {
-    for (GmpExecutor ex : executors) {
-      TestSupport.terminate(ex);
-    }
-  }
+  @RegisterExtension final TrackedExecutors tracked = new TrackedExecutors();
 
   private GmpExecutor one() {
     assumeTrue(Switches.BLOCK_DETECT, "the detector is switched off (-Dgmp.blockDetect=false)");
-    return track(GmpExecutor.builder().parallelism(1).timeSlice(NEVER).build());
+    return tracked.track(GmpExecutor.builder().parallelism(1).timeSlice(NEVER).build());
   }
 
   private static long blockRetakes(GmpExecutor ex) {
@@ -283,7 +270,7 @@ class UnmarkedBlockingTest {
     TestSupport.CountingFactory tf = new TestSupport.CountingFactory();
     int p = 2;
     int spare = 3;
-    GmpExecutor ex = track(GmpExecutor.builder().parallelism(p).maxSpareThreads(spare)
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(p).maxSpareThreads(spare)
         .timeSlice(NEVER).threadFactory(tf).build());
     int n = 20;
     CountDownLatch release = new CountDownLatch(1);
