@@ -190,11 +190,18 @@ final class RunQueue extends RunQueuePad3 {
   }
 
   /**
-   * Moves every G of this ring (as a consumer) onto {@code to}, which nobody else owns yet, runnext
-   * staying runnext: a retaken P's work going to its replacement.
+   * Moves this ring's Gs (as a consumer) onto {@code to}, which nobody else owns yet, runnext
+   * staying runnext: a retaken P's work going to its replacement. At most a ring's worth: the
+   * retaken task may still push here (a spawn that saw the P alive) into the room this move frees,
+   * and a 257th G would overwrite the first one's slot in {@code to}. What stays behind is a
+   * zombie's late push, which its owner or sysmon moves to the global queue (Retake#sweepZombies).
    */
   void moveTo(RunQueue to) {
-    for (G g = pollRingAsConsumer(); g != null; g = pollRingAsConsumer()) {
+    for (int moved = 0; moved < SIZE; moved++) {
+      G g = pollRingAsConsumer();
+      if (g == null) {
+        break;
+      }
       to.putOwned(g);
     }
     to.publishOwned();
@@ -393,5 +400,10 @@ final class RunQueue extends RunQueuePad3 {
 
   G runnextForTest() {
     return runnext;
+  }
+
+  /** The published length, unclamped (size() clamps a torn read): tests only, read-only. */
+  int lengthForTest() {
+    return tail - head;
   }
 }

@@ -389,6 +389,62 @@ class RunQueueTest {
     assertSame(null, to.pollRing());
   }
 
+  /**
+   * A retake moves a P's ring to its replacement while the retaken task may still push onto the
+   * old one (a spawn that checked the P before it died), into the room the move itself frees. The
+   * move must stop at the target's capacity: a 257th G would overwrite the first one's slot, and
+   * that G would run twice while another was lost (seen in a fresh JVM whose spawner was retaken).
+   */
+  @Test
+  void moveToNeverOverfillsItsTargetWhileTheOwnerKeepsPushing() throws Exception {
+    int n = 4 * RunQueue.SIZE;
+    for (int round = 0; round < 300; round++) {
+      RunQueue from = new RunQueue();
+      GlobalQueue gq = new GlobalQueue();
+      for (int i = 0; i < RunQueue.SIZE; i++) {
+        from.put(g(i), false, gq); // a full ring, as a spawning task leaves it
+      }
+      CyclicBarrier start = new CyclicBarrier(2);
+      Thread owner =
+          new Thread(
+              () -> {
+                try {
+                  start.await(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                  throw new AssertionError(e);
+                }
+                for (int i = RunQueue.SIZE; i < n; i++) {
+                  from.put(g(i), false, gq); // the late pushes, racing the move
+                }
+              });
+      owner.start();
+      RunQueue to = new RunQueue();
+      start.await(10, TimeUnit.SECONDS);
+      from.moveTo(to);
+      owner.join();
+      int published = to.lengthForTest();
+      assertTrue(published <= RunQueue.SIZE, "round " + round + ": moved " + published
+          + " Gs into a ring of " + RunQueue.SIZE + " (slots overwritten)");
+      int[] seen = new int[n];
+      int inTo = 0;
+      for (G x = to.poll(); x != null; x = to.poll()) {
+        seen[(int) x.goid]++;
+        inTo++;
+      }
+      for (G x = from.poll(); x != null; x = from.poll()) {
+        seen[(int) x.goid]++;
+      }
+      for (long id : drainGlobal(gq)) {
+        seen[(int) id]++;
+      }
+      assertTrue(inTo <= RunQueue.SIZE, "round " + round + ": moved " + inTo + " Gs into a ring of "
+          + RunQueue.SIZE);
+      for (int i = 0; i < n; i++) {
+        assertEquals(1, seen[i], "round " + round + ": G" + i + " found " + seen[i] + " times");
+      }
+    }
+  }
+
   @Test
   void pollTakesTheRingThenRunnext() {
     RunQueue q = new RunQueue();
