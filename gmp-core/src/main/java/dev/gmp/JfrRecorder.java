@@ -62,7 +62,21 @@ final class JfrRecorder {
 
   static void register(Scheduler s) {
     LIVE.add(s);
-    Lifecycle.onTermination(s, () -> LIVE.remove(s));
+    Lifecycle.onTermination(s, new Forget(s));
+  }
+
+  /** A class, not a lambda (see Threads.DefaultFactory). */
+  private static final class Forget implements Runnable {
+    private final Scheduler s;
+
+    Forget(Scheduler s) {
+      this.s = s;
+    }
+
+    @Override
+    public void run() {
+      LIVE.remove(s);
+    }
   }
 
   private static void emitStats() {

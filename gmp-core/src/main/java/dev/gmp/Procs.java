@@ -1,7 +1,6 @@
 package dev.gmp;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * An immutable snapshot of allp together with the steal-order table for its length (Go keeps
@@ -30,13 +29,14 @@ final class Procs {
 
   /** Numbers in [1, n] coprime to n: stepping by one of them from any start visits every P once. */
   static int[] coprimes(int n) {
-    List<Integer> out = new ArrayList<>();
+    int[] out = new int[n];
+    int k = 0;
     for (int i = 1; i <= n; i++) {
       if (gcd(i, n) == 1) {
-        out.add(i);
+        out[k++] = i;
       }
     }
-    return out.stream().mapToInt(Integer::intValue).toArray();
+    return Arrays.copyOf(out, k); // no stream: this runs on every executor's creation
   }
 
   private static int gcd(int a, int b) {

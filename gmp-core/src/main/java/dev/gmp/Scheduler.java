@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntToLongFunction;
 
 /** Padding around Go's sched.goidgen, which every P bumps once per 16 spawns. */
 abstract class SchedulerPad0 {
@@ -117,7 +118,7 @@ final class Scheduler extends SchedulerPad1 {
 
   final Config config;
   final ReentrantLock lock = new ReentrantLock();
-  final GlobalQueue global = new GlobalQueue(lock, this::reserveGoids);
+  final GlobalQueue global = new GlobalQueue(lock, new GoidSource(this));
   final Idle idle = new Idle(this);
   final Threads threads = new Threads(this);
   final Retake retake = new Retake(this);
@@ -188,6 +189,20 @@ final class Scheduler extends SchedulerPad1 {
 
   long reserveGoids(int n) {
     return U_GOIDGEN.getAndAdd(this, n); // atomic: Ps refill concurrently (Xadd64)
+  }
+
+  /** reserveGoids for the global queue; a class, not a method reference (Threads.DefaultFactory). */
+  private static final class GoidSource implements IntToLongFunction {
+    private final Scheduler s;
+
+    GoidSource(Scheduler s) {
+      this.s = s;
+    }
+
+    @Override
+    public long applyAsLong(int n) {
+      return s.reserveGoids(n);
+    }
   }
 
   // ---------------------------------------------------------------- newproc

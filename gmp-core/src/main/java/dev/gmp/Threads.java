@@ -385,8 +385,24 @@ final class Threads {
 
   /** The default ThreadFactory: daemon threads named {@code prefix-mN}, see {@link #newDaemon}. */
   static ThreadFactory defaultFactory(String prefix, ClassLoader ccl) {
-    AtomicInteger ids = new AtomicInteger();
-    return r -> newDaemon(prefix + "-m" + ids.incrementAndGet(), r, ccl);
+    return new DefaultFactory(prefix, ccl);
+  }
+
+  /** A class, not a lambda: a fresh JVM's first lambda links the lambda machinery (~10 ms). */
+  private static final class DefaultFactory implements ThreadFactory {
+    private final AtomicInteger ids = new AtomicInteger();
+    private final String prefix;
+    private final ClassLoader ccl;
+
+    DefaultFactory(String prefix, ClassLoader ccl) {
+      this.prefix = prefix;
+      this.ccl = ccl;
+    }
+
+    @Override
+    public Thread newThread(Runnable r) {
+      return newDaemon(prefix + "-m" + ids.incrementAndGet(), r, ccl);
+    }
   }
 
   /**
