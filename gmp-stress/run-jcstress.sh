@@ -284,6 +284,7 @@ if [ "$mode" = mutants ]; then
     "ShutdownVsExecuteStress:submitCheckUnlocked"
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
     "ExitsyscallVsTakeStress:exitsyscallNoCas"
+    "MoveToVsLatePushStress:moveToUnbounded"
     "TimerAddVsSleeperStress:timerSleeperNoFence"
   )
   if [ "$cpus" -ge 3 ]; then

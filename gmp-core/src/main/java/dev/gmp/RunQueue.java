@@ -197,7 +197,7 @@ final class RunQueue extends RunQueuePad3 {
    * zombie's late push, which its owner or sysmon moves to the global queue (Retake#sweepZombies).
    */
   void moveTo(RunQueue to) {
-    for (int moved = 0; moved < SIZE; moved++) {
+    for (int moved = 0; moved < SIZE || Mutations.MOVE_TO_UNBOUNDED; moved++) {
       G g = pollRingAsConsumer();
       if (g == null) {
         break;

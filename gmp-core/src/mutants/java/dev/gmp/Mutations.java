@@ -44,6 +44,9 @@ final class Mutations {
   /** submitExternal checks the run state only before injecting, not again after. */
   static final boolean SUBMIT_CHECK_UNLOCKED = flag("submitCheckUnlocked");
 
+  /** RunQueue.moveTo drains the retaken P's ring without stopping at the target's capacity. */
+  static final boolean MOVE_TO_UNBOUNDED = flag("moveToUnbounded");
+
   /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
   static final boolean EXITSYSCALL_NO_CAS = flag("exitsyscallNoCas");
 
