@@ -1,6 +1,6 @@
 package dev.gmp;
 
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * save; the stack is the worker thread's while it runs, which is why a G that must wait for a P in
  * the middle of a task (exitsyscall) is "locked" to its M, as Go's lockedg is.
  */
-final class G {
+@SuppressWarnings("serial") // never serialized: AtomicInteger is extended for its ops only
+final class G extends AtomicInteger {
   // Go's values, so a reader can cross-check runtime2.go.
   static final int Gidle = 0;
   static final int Grunnable = 1;
@@ -19,15 +20,15 @@ final class G {
 
   // Field updaters, not VarHandles, and volatile fields read directly: why, and how an ordering
   // comment below reads, in docs/design.md section 2 ("How the orderings are spelled").
-  private static final AtomicIntegerFieldUpdater<G> U_STATUS =
-      AtomicIntegerFieldUpdater.newUpdater(G.class, "status");
   private static final AtomicLongFieldUpdater<G> U_SEEN_AT =
       AtomicLongFieldUpdater.newUpdater(G.class, "seenAt");
   private static final AtomicLongFieldUpdater<G> U_BLOCKED_AT =
       AtomicLongFieldUpdater.newUpdater(G.class, "blockedAt");
 
-  /** Accessed through U_STATUS and the accessors below; each says the ordering it needs. */
-  private volatile int status; // Gidle (0): no initializer, which would be a volatile store
+  // The status is the inherited AtomicInteger value (Gidle = 0 at birth, no volatile store):
+  // its lazySet and compareAndSet go straight to the JDK's intrinsics, where a field updater
+  // runs an access check that costs more than the store before the JIT has compiled its caller
+  // (design.md section 2).
 
   /** The task; null while the G sits on a free list. Published to other Ms by the queue it is on. */
   Runnable task;
@@ -84,17 +85,17 @@ final class G {
 
   int status() {
     // Opaque: readers (stats, sysmon) only need some recent value; decisions are made by CAS.
-    return status;
+    return get();
   }
 
   void setStatus(int s) {
     // Release: a reader that sees the new state also sees the fields written before it.
-    U_STATUS.lazySet(this, s);
+    lazySet(s);
   }
 
   boolean casStatus(int from, int to) {
     // Full CAS: sysmon and the owning M may race on the same transition (Grunning -> Gwaiting).
-    return U_STATUS.compareAndSet(this, from, to);
+    return compareAndSet(from, to);
   }
 
   static String statusName(int s) {
