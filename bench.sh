@@ -185,6 +185,7 @@ ABLATIONS=(
   "blockDetect=false|-Dgmp.blockDetect=false"
   "exitsyscallSpare=false|-Dgmp.exitsyscallSpare=false"
   "exitsyscallTake=false|-Dgmp.exitsyscallTake=false"
+  "staleSpinnerNanos=0|-Dgmp.staleSpinnerNanos=0"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'

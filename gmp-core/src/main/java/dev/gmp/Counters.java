@@ -19,6 +19,9 @@ final class Counters {
   /** Retakes on BlockDetector's verdict (within retakes; tests and the dump tell them apart). */
   final LongAdder blockRetakes = new LongAdder();
 
+  /** Extra spinners started for outside work because wakep's was late (Idle#wakeAnotherIfStale). */
+  final LongAdder staleSpinnerWakes = new LongAdder();
+
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
   final LongAdder cpuChecks = new LongAdder();
 

@@ -126,7 +126,8 @@ final class Dump {
         .append(" blockretakes=").append(s.counters.blockRetakes.sum())
         .append(" spare=").append(st.spareThreads())
         .append(" parks=").append(st.parks())
-        .append(" threadstartfailures=").append(st.threadStartFailures());
+        .append(" threadstartfailures=").append(st.threadStartFailures())
+        .append(" stalespinnerwakes=").append(s.counters.staleSpinnerWakes.sum());
     if (s.carriers != null) { // only once a virtual-thread builder was made
       b.append(" vthreads=").append(st.virtualThreads())
           .append(" parkedvthreads=").append(st.parkedVirtualThreads());

@@ -1,6 +1,7 @@
 package dev.gmp;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /** Padding before the words every submit reads and every spinner writes. */
 abstract class IdlePad0 {
@@ -32,6 +33,9 @@ abstract class IdleLists extends IdlePad1 {
 
   /** startm found no idle M and the thread cap reached: the next M to park takes an idle P. */
   boolean mWanted;
+
+  /** When wakep last claimed a spinner (System.nanoTime); written through Idle.U_SPIN_CLAIMED_AT. */
+  volatile long spinClaimedAt;
 }
 
 abstract class IdlePad2 extends IdleLists {
@@ -48,6 +52,8 @@ final class Idle extends IdlePad2 {
   // comment below reads, in docs/design.md section 2 ("How the orderings are spelled").
   private static final AtomicIntegerFieldUpdater<IdleHot> U_NMSPINNING =
       AtomicIntegerFieldUpdater.newUpdater(IdleHot.class, "nmspinning");
+  private static final AtomicLongFieldUpdater<IdleLists> U_SPIN_CLAIMED_AT =
+      AtomicLongFieldUpdater.newUpdater(IdleLists.class, "spinClaimedAt");
 
   private final Scheduler s;
 
@@ -95,6 +101,43 @@ final class Idle extends IdlePad2 {
     } finally {
       s.lock.unlock();
     }
+    if (Switches.STALE_SPINNER_NANOS > 0) {
+      // Release: a heuristic's clock, read racily by outside submitters (wakeAnotherIfStale).
+      U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
+    }
+    launch(nmp);
+  }
+
+  /**
+   * An outside submission found a spinner counted (so wakep did nothing) while a P is idle: if
+   * that spinner was claimed more than {@link Switches#STALE_SPINNER_NANOS} ago, it has not
+   * arrived (its thread is still waiting for a CPU, or found nothing and is about to drop its
+   * spinning), so start one more spinning M on an idle P, as ForkJoinPool's signalWork starts
+   * workers up to the parallelism while earlier ones are in transit. Bounded by the idle Ps; an
+   * extra spinner that finds nothing parks again. Never fewer wake-ups than wakep's, so the
+   * spinning protocol's guarantees (Dekker A and B) are untouched.
+   */
+  void wakeAnotherIfStale() {
+    if (npidle == 0
+        || nmspinning() == 0
+        || System.nanoTime() - spinClaimedAt < Switches.STALE_SPINNER_NANOS) {
+      return;
+    }
+    U_NMSPINNING.getAndAdd(this, 1); // counted before it exists, as wakep's CAS counts its own
+    M nmp;
+    s.lock.lock();
+    try {
+      P pp = pidleget();
+      if (pp == null) {
+        U_NMSPINNING.getAndAdd(this, -1);
+        return;
+      }
+      nmp = claimMLocked(pp, true);
+    } finally {
+      s.lock.unlock();
+    }
+    U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime()); // release: as in wakep
+    s.counters.staleSpinnerWakes.increment();
     launch(nmp);
   }
 

@@ -90,6 +90,15 @@ final class Switches {
    */
   static final int IDLE_SPINS = intProp("gmp.idleSpins", 256);
 
+  /**
+   * How long (nanoseconds) the spinner wakep started may be on its way before an outside
+   * submission that finds an idle P starts one more (Idle#wakeAnotherIfStale); 0 never does, as
+   * Go's wakep. On a VM whose host steals CPU a woken thread can wait milliseconds for its vCPU,
+   * and meanwhile every submission trusts it: p99 submit-to-start 4-6 ms against ForkJoinPool's
+   * 0.4-1.2 ms, whose signalWork wakes up to the parallelism in parallel (docs/benchmarks.md).
+   */
+  static final int STALE_SPINNER_NANOS = intProp("gmp.staleSpinnerNanos", 100_000);
+
   private static boolean flag(String name, boolean dflt) {
     String v = System.getProperty(name);
     return v == null ? dflt : Boolean.parseBoolean(v.trim());
