@@ -87,15 +87,25 @@ final class Idle extends IdlePad2 {
     if (!U_NMSPINNING.compareAndSet(this, 0, 1)) { // CAS: only one waker wins the right to spin up
       return;
     }
+    startClaimedSpinner(true);
+  }
+
+  /**
+   * The rest of a wake-up whose spinner is already counted in nmspinning: an idle P and an M for
+   * it under one acquisition of the lock (one round trip per wake-up), then the M's start. No
+   * idle P: the count is given back (and, for wakep, needspinning set). False if no M started.
+   */
+  private boolean startClaimedSpinner(boolean needspinningIfNoP) {
     M nmp;
     s.lock.lock();
     try {
-      // pidleget and mget under one acquisition of the lock (one round trip per wake-up).
       P pp = pidleget();
       if (pp == null) {
-        needspinning = 1;
+        if (needspinningIfNoP) {
+          needspinning = 1;
+        }
         U_NMSPINNING.getAndAdd(this, -1);
-        return;
+        return false;
       }
       nmp = claimMLocked(pp, true);
     } finally {
@@ -106,6 +116,7 @@ final class Idle extends IdlePad2 {
       U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
     }
     launch(nmp);
+    return nmp != null;
   }
 
   /**
@@ -118,27 +129,16 @@ final class Idle extends IdlePad2 {
    * spinning protocol's guarantees (Dekker A and B) are untouched.
    */
   void wakeAnotherIfStale() {
-    if (npidle == 0
+    if (Switches.STALE_SPINNER_NANOS == 0
+        || npidle == 0
         || nmspinning() == 0
         || System.nanoTime() - spinClaimedAt < Switches.STALE_SPINNER_NANOS) {
       return;
     }
     U_NMSPINNING.getAndAdd(this, 1); // counted before it exists, as wakep's CAS counts its own
-    M nmp;
-    s.lock.lock();
-    try {
-      P pp = pidleget();
-      if (pp == null) {
-        U_NMSPINNING.getAndAdd(this, -1);
-        return;
-      }
-      nmp = claimMLocked(pp, true);
-    } finally {
-      s.lock.unlock();
+    if (startClaimedSpinner(false)) {
+      s.counters.staleSpinnerWakes.increment();
     }
-    U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime()); // release: as in wakep
-    s.counters.staleSpinnerWakes.increment();
-    launch(nmp);
   }
 
   void becomeSpinning(M m) {

@@ -310,9 +310,7 @@ final class Scheduler extends SchedulerPad1 {
     if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (idle.npidle > 0 && idle.nmspinning() == 0)) {
       idle.wakep();
     }
-    if (Switches.STALE_SPINNER_NANOS > 0) {
-      idle.wakeAnotherIfStale(); // a spinner counted but late, beside an idle P: one more
-    }
+    idle.wakeAnotherIfStale(); // a spinner counted but late, beside an idle P: one more
   }
 
   /**

@@ -304,10 +304,7 @@ final class Sysmon implements Runnable {
     stuckLastRound = stuck;
     // Queued work beside an idle P while a spinner is counted: it may be late (Idle#wakeAnotherIfStale
     // decides by its age), for tasks that no outside submission follows.
-    if (Switches.STALE_SPINNER_NANOS > 0
-        && idle.npidle > 0
-        && idle.nmspinning() != 0
-        && s.global.size() != 0) {
+    if (s.global.size() != 0) {
       idle.wakeAnotherIfStale();
     }
   }
