@@ -285,6 +285,7 @@ if [ "$mode" = mutants ]; then
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
     "ExitsyscallVsTakeStress:exitsyscallNoCas"
     "MoveToVsLatePushStress:moveToUnbounded"
+    "LateHandoffVsWakeStress:lateHandoffNoCas"
     "TimerAddVsSleeperStress:timerSleeperNoFence"
   )
   if [ "$cpus" -ge 3 ]; then

@@ -22,6 +22,9 @@ final class Counters {
   /** Extra spinners started for outside work because wakep's was late (Idle#wakeAnotherIfStale). */
   final LongAdder staleSpinnerWakes = new LongAdder();
 
+  /** Ps taken back from an idle M that was late to pick them up (Idle#takeLateHandoffLocked). */
+  final LongAdder lateHandoffTakes = new LongAdder();
+
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
   final LongAdder cpuChecks = new LongAdder();
 

@@ -3,45 +3,6 @@ package dev.gmp;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
-/** Padding before the words every submit reads and every spinner writes. */
-abstract class IdlePad0 {
-  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-/** The spinning words (Go's sched.nmspinning, npidle, needspinning), on their own lines. */
-abstract class IdleHot extends IdlePad0 {
-  /** Spinning Ms. Read directly (volatile); written through Idle.U_NMSPINNING (CAS / getAndAdd). */
-  volatile int nmspinning;
-
-  /** Idle Ps (Go's npidle); volatile: it takes part in the needspinning protocol. */
-  volatile int npidle;
-
-  /** Go 1.20's needspinning: work found no idle P; an M about to drop its P must spin. */
-  volatile int needspinning;
-}
-
-abstract class IdlePad1 extends IdleHot {
-  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
-}
-
-/** The idle lists, written under the scheduler lock on every park and unpark. */
-abstract class IdleLists extends IdlePad1 {
-  P pidle;
-  M midle;
-  /** Idle Ms; guarded by the lock, volatile for stats. */
-  volatile int nmidle;
-
-  /** startm found no idle M and the thread cap reached: the next M to park takes an idle P. */
-  boolean mWanted;
-
-  /** When wakep last claimed a spinner (System.nanoTime); written through Idle.U_SPIN_CLAIMED_AT. */
-  volatile long spinClaimedAt;
-}
-
-abstract class IdlePad2 extends IdleLists {
-  long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55;
-}
-
 /**
  * Idle Ps and Ms and the spinning protocol (seed 000 section 9.3.5): wakep, startm, stopm,
  * handoffp, the idle-P and idle-M lists (Go's pidle and midle), needspinning. The Dekker pairs
@@ -238,7 +199,48 @@ final class Idle extends IdlePad2 {
     }
     nmp.spinning = spinning;
     nmp.nextp = pp;
+    if (nmp.life() != M.NEW) { // a new M's thread start has its own watchdog (Threads)
+      noteHandedLocked(pp, nmp);
+    }
     return nmp;
+  }
+
+  /** pp goes to the parked M m through nextp: the hint takeLateHandoffLocked looks for. Lock held. */
+  private void noteHandedLocked(P pp, M m) {
+    if (Switches.LATE_HANDOFF_NANOS > 0) {
+      pp.handedTo = m;
+      pp.handedAt = System.nanoTime();
+    }
+  }
+
+  /**
+   * An M that needs a P finds none idle while work is queued: take back a P handed to an idle M
+   * more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has not picked it up (a woken
+   * thread waiting for a CPU), rather than park beside it. The CAS on that M's nextp races its
+   * {@link M#takeNextp}: one winner. The loser there wakes to no P and parks again, as after a
+   * retirement in transit (stopm); its spinning claim, if any, it drops itself. Lock held.
+   */
+  P takeLateHandoffLocked(M m) {
+    if (Switches.LATE_HANDOFF_NANOS == 0) {
+      return null;
+    }
+    boolean queued = s.global.liveSizeLocked() != 0;
+    long now = 0;
+    for (P pp : s.procs.all) {
+      M to = pp.handedTo;
+      if (to == null || to == m || pp.status() != P.Pidle || !(queued || !pp.runq.isEmpty())) {
+        continue;
+      }
+      if (now == 0) {
+        now = System.nanoTime();
+      }
+      if (now - pp.handedAt > Switches.LATE_HANDOFF_NANOS && to.cancelNextp(pp)) {
+        pp.handedTo = null;
+        s.counters.lateHandoffTakes.increment();
+        return pp;
+      }
+    }
+    return null;
   }
 
   /** The unlocked half of startm: start the new M's thread, or wake the idle one. */
@@ -286,6 +288,7 @@ final class Idle extends IdlePad2 {
       if (idleM != null) {
         idleM.spinning = false;
         idleM.nextp = pp;
+        noteHandedLocked(pp, idleM);
         if (idleM.wakeup()) {
           unparked(idleM);
         }
@@ -316,6 +319,9 @@ final class Idle extends IdlePad2 {
           // parking): take it instead of parking.
           ready = pidleget();
           mWanted = false;
+          if (ready == null) {
+            ready = takeLateHandoffLocked(m);
+          }
         }
         if (ready == null) {
           mput(m);
@@ -342,9 +348,8 @@ final class Idle extends IdlePad2 {
         if (park != null) {
           Jfr.parkEnd(park);
         }
-        P pp = m.nextp;
-        m.nextp = null;
-        if (s.acquirep(m, pp)) {
+        P pp = m.takeNextp();
+        if (pp != null && s.acquirep(m, pp)) {
           return true;
         }
         m.timerWake = false;
@@ -368,49 +373,13 @@ final class Idle extends IdlePad2 {
       if (m.exitRequested) {
         return false;
       }
-      P pp = m.nextp;
-      m.nextp = null;
+      P pp = m.takeNextp(); // getAndSet: takeLateHandoffLocked may have taken it back
       if (pp != null && s.acquirep(m, pp)) {
         return true;
       }
-      // The P was retired while handed to us: go back to sleep.
+      // The P was retired while handed to us, or taken back while we were late: sleep again.
       if (m.spinning) {
         dropSpinning(m);
-      }
-    }
-  }
-
-  void mput(M m) {
-    m.schedlink = midle;
-    midle = m;
-    m.onIdleList = true;
-    nmidle++;
-  }
-
-  M mget() {
-    M m = midle;
-    if (m != null) {
-      midle = m.schedlink;
-      m.schedlink = null;
-      m.onIdleList = false;
-      nmidle--;
-    }
-    return m;
-  }
-
-  void mremove(M m) {
-    M prev = null;
-    for (M x = midle; x != null; prev = x, x = x.schedlink) {
-      if (x == m) {
-        if (prev == null) {
-          midle = x.schedlink;
-        } else {
-          prev.schedlink = x.schedlink;
-        }
-        x.schedlink = null;
-        x.onIdleList = false;
-        nmidle--;
-        return;
       }
     }
   }
@@ -424,39 +393,12 @@ final class Idle extends IdlePad2 {
       return;
     }
     pp.setStatus(P.Pidle);
+    pp.handedTo = null;
     pp.link = pidle;
     pidle = pp;
     npidle = npidle + 1; // volatile write under the lock: Dekker (B), dropP's side
     if (Jfr.on) {
       Jfr.procState(s, pp.id, P.Pidle, null);
     }
-  }
-
-  /** pidleget. Lock held. No sysmon wake-up here (Go wakes it only from exitsyscall). */
-  P pidleget() {
-    P pp = pidle;
-    if (pp != null) {
-      pidle = pp.link;
-      pp.link = null;
-      npidle = npidle - 1;
-    }
-    return pp;
-  }
-
-  /** Takes a specific P off the idle list if it is there (exitsyscall prefers its old P). */
-  P pidlegetSpecific(P want) {
-    P prev = null;
-    for (P x = pidle; x != null; prev = x, x = x.link) {
-      if (x == want) {
-        if (prev == null) {
-          return pidleget();
-        }
-        prev.link = x.link;
-        x.link = null;
-        npidle = npidle - 1;
-        return x;
-      }
-    }
-    return null;
   }
 }

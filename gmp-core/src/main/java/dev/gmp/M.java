@@ -21,6 +21,8 @@ final class M implements Runnable {
       AtomicIntegerFieldUpdater.newUpdater(M.class, "note");
   private static final AtomicIntegerFieldUpdater<M> U_LIFE =
       AtomicIntegerFieldUpdater.newUpdater(M.class, "life");
+  private static final AtomicReferenceFieldUpdater<M, P> U_NEXTP =
+      AtomicReferenceFieldUpdater.newUpdater(M.class, P.class, "nextp");
   private static final AtomicReferenceFieldUpdater<M, G> U_CURG =
       AtomicReferenceFieldUpdater.newUpdater(M.class, G.class, "curg");
   private static final AtomicLongFieldUpdater<M> U_COMPLETED =
@@ -71,8 +73,12 @@ final class M implements Runnable {
   /** The P held; touched by this M's own thread only (others look at P.m()). */
   P p;
 
-  /** The P handed over by startm/startlockedm; written before notewakeup, read after the wake. */
-  P nextp;
+  /**
+   * The P handed over by startm/startlockedm; written before notewakeup, read after the wake.
+   * Volatile: an idle M's hand-off may be taken back by an M that needs a P while this one is
+   * late to wake (Idle#takeLateHandoffLocked); {@link #takeNextp} and that CAS decide who has it.
+   */
+  volatile P nextp;
 
   /** The P held when entering a syscall (Go's oldp). */
   P oldp;
@@ -203,6 +209,30 @@ final class M implements Runnable {
     x ^= x << 5;
     rand = x;
     return x & Integer.MAX_VALUE;
+  }
+
+  /** The woken M's side of a hand-off: getAndSet, so that it and a late-hand-off CAS have one winner. */
+  P takeNextp() {
+    if (Mutations.LATE_HANDOFF_NO_CAS) {
+      P pp = nextp;
+      Thread.onSpinWait();
+      nextp = null;
+      return pp;
+    }
+    return U_NEXTP.getAndSet(this, null);
+  }
+
+  /** Takes back a hand-off of {@code pp} this M has not picked up yet (Idle#takeLateHandoffLocked). */
+  boolean cancelNextp(P pp) {
+    if (Mutations.LATE_HANDOFF_NO_CAS) {
+      if (nextp != pp) {
+        return false;
+      }
+      Thread.onSpinWait();
+      nextp = null;
+      return true;
+    }
+    return U_NEXTP.compareAndSet(this, pp, null); // CAS: races takeNextp for the same P
   }
 
   // ---------------------------------------------------------------- note (park / unpark)

@@ -51,6 +51,15 @@ final class P extends PPad1 {
   /** Link in the idle-P list (guarded by the scheduler lock). */
   P link;
 
+  /**
+   * The idle M this P was last handed to (in its nextp) and when, or null once back on the idle
+   * list or taken back (Idle#takeLateHandoffLocked). Guarded by the scheduler lock; a hint only:
+   * after the M picked the P up it stays set until then, and the CAS on the M's nextp decides.
+   */
+  M handedTo;
+
+  long handedAt;
+
   /** Incremented by the owner per scheduled task unless the task inherits the slice (runnext). */
   private volatile long schedtick;
 

@@ -52,7 +52,9 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * <ul>
  *   <li>Every P of allp is exactly one of: <i>idle</i> (Pidle, on the idle list, ring empty),
  *       <i>held</i> (Prunning or Psyscall, {@code p.m()} its M, {@code m.p} it), <i>in
- *       transit</i> (Pidle, on no list, in exactly one M's nextp: startm to the M's acquirep),
+ *       transit</i> (Pidle, on no list, in exactly one M's nextp: startm to the M's acquirep;
+ *       an idle M's, if it is late to wake, may be taken back by an M that needs a P,
+ *       {@link Idle#takeLateHandoffLocked}),
  *       <i>zombie</i> (Pdead, on {@link Retake#zombies}, still held by an M that has not noticed)
  *       or <i>dead</i> (Pdead, on no list, ring empty). An idle P has an empty ring: thieves skip
  *       idle Ps, so whoever idles a P first moves its ring to the global queue ({@link
@@ -101,7 +103,9 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
  * retake, the eager hand-off and another returning M's take (Retake#takeSyscallPLocked) on the P
  * status token (61-bit generation: no ABA); retakeRunning vs entersyscall and
- * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state.
+ * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state; a late
+ * idle M's pickup of its hand-off (M#takeNextp, Idle#stopm) vs another M taking it back
+ * (M#cancelNextp, Idle#takeLateHandoffLocked) on that M's nextp.
  *
  * <p>docs/design.md maps each seed mechanism onto these classes.
  */

@@ -99,6 +99,15 @@ final class Switches {
    */
   static final int STALE_SPINNER_NANOS = intProp("gmp.staleSpinnerNanos", 100_000);
 
+  /**
+   * How long (nanoseconds) a P may sit in an idle M's hand-off, that M not yet running, before an
+   * M that needs a P (its blocking call returned, or it is about to park) while work is queued
+   * takes it back (Idle#takeLateHandoffLocked); 0 never does, as Go: a P handed to a woken M is
+   * that M's. On a VM whose host steals CPU a woken thread can wait hundreds of microseconds,
+   * while both Ps sit in transit and every returning M parks (docs/benchmarks.md).
+   */
+  static final int LATE_HANDOFF_NANOS = intProp("gmp.lateHandoffNanos", 100_000);
+
   private static boolean flag(String name, boolean dflt) {
     String v = System.getProperty(name);
     return v == null ? dflt : Boolean.parseBoolean(v.trim());

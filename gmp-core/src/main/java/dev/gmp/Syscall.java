@@ -53,7 +53,8 @@ final class Syscall {
     if (Switches.EAGER_HANDOFF
         && tok != -1
         && (!pp.runq.isEmpty() || s.global.size() != 0)
-        && s.idle.midle != null // racy hint (rechecked under the lock): no idle M, no eager hand-off
+        // racy hint (rechecked under the lock): no idle M, no eager hand-off unless it may start one
+        && (Switches.EAGER_HANDOFF_NEW_THREAD || s.idle.midle != null)
         && !s.retake.returnComesSoon()
         && s.retake.retakeSyscall(pp, tok, true)) {
       return;
@@ -99,6 +100,9 @@ final class Syscall {
         }
         if (pp == null) {
           pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
+        }
+        if (pp == null) {
+          pp = s.idle.takeLateHandoffLocked(m); // or one an idle M is late to pick up
         }
         if (pp == null
             && Switches.EXITSYSCALL_SPARE

@@ -56,6 +56,9 @@ final class Mutations {
   /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
   static final boolean EXTERNAL_WAKE_IF_IDLE = flag("externalWakeIfIdle");
 
+  /** A late hand-off is taken back, and picked up, with a read and a plain write, not atomically. */
+  static final boolean LATE_HANDOFF_NO_CAS = flag("lateHandoffNoCas");
+
   /** exitsyscall's fast path under EXITSYSCALL_NO_CAS: a read, a pause, then a plain write. */
   static boolean setRunning(P pp) {
     Thread.onSpinWait();

@@ -57,6 +57,9 @@ final class Mutations {
   /** submitExternal calls wakep only when it sees an idle P (safe only while it put under lock). */
   static final boolean EXTERNAL_WAKE_IF_IDLE = false;
 
+  /** A late hand-off is taken back, and picked up, with a read and a plain write. */
+  static final boolean LATE_HANDOFF_NO_CAS = false;
+
   /** EXITSYSCALL_NO_CAS's helper; never called in this build (the guard is constant false). */
   static boolean setRunning(P pp) {
     throw new AssertionError("mutation only");

@@ -1,0 +1,142 @@
+package dev.gmp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A P handed to an idle M whose thread is late to run (it waits for a CPU) sits in that M's
+ * nextp doing nothing; an M that needs a P while work is queued takes it back
+ * (Idle#takeLateHandoffLocked) instead of parking beside it. Driven on the production code with
+ * a scheduler whose Ms have no threads: the "late" M is one that was handed a P and never picks
+ * it up. The hand-off's age is set on the P's hint directly, so no test waits for a clock.
+ */
+class LateHandoffTest {
+  private final Scheduler s =
+      new Scheduler(
+          new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, "late", Thread::new, null, null),
+          false);
+
+  /** An idle M (checked in and parked, so on the idle list), handed {@code pp} by startm. */
+  private M handTo(P pp, long id) {
+    M late = new M(s, id);
+    late.setLife(M.RUNNING);
+    s.lock.lock();
+    try {
+      s.idle.mput(late);
+      assertSame(late, s.idle.claimMLocked(pp, false), "startm takes the idle M");
+    } finally {
+      s.lock.unlock();
+    }
+    return late;
+  }
+
+  private P idleP() {
+    s.lock.lock();
+    try {
+      return s.idle.pidleget();
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  private void queueTask() {
+    G g = new G();
+    g.task = () -> {};
+    g.setStatus(G.Grunnable);
+    s.lock.lock();
+    try {
+      s.global.putLocked(g);
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  private P takeBack(M thief) {
+    s.lock.lock();
+    try {
+      return s.idle.takeLateHandoffLocked(thief);
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  private static void age(P pp, long nanos) {
+    pp.handedAt -= nanos;
+  }
+
+  @Test
+  void aLateHandoffIsTakenBackByAnMThatNeedsAPWhileWorkIsQueued() {
+    P p0 = idleP();
+    M late = handTo(p0, 1);
+    queueTask();
+    age(p0, TimeUnit.SECONDS.toNanos(1));
+    M thief = new M(s, 2);
+
+    P got = takeBack(thief);
+
+    assertSame(p0, got, "the P the late M has not picked up");
+    assertNull(late.takeNextp(), "the late M, when it runs, finds no P (and parks again)");
+    assertTrue(s.acquirep(thief, got), "the thief runs it");
+    assertSame(thief, p0.m());
+    assertEquals(1, s.counters.lateHandoffTakes.sum());
+    assertNull(takeBack(new M(s, 3)), "taken once");
+  }
+
+  @Test
+  void aHandoffThatIsNotLateYetStaysWithItsM() {
+    P p0 = idleP();
+    M woken = handTo(p0, 1);
+    queueTask();
+    age(p0, -TimeUnit.SECONDS.toNanos(1)); // handed "in a second": within any threshold
+
+    assertNull(takeBack(new M(s, 2)));
+    assertSame(p0, woken.takeNextp());
+    assertEquals(0, s.counters.lateHandoffTakes.sum());
+  }
+
+  @Test
+  void withNothingQueuedALateHandoffIsLeftAlone() {
+    P p0 = idleP();
+    M late = handTo(p0, 1);
+    age(p0, TimeUnit.SECONDS.toNanos(1));
+
+    assertNull(takeBack(new M(s, 2)), "no work waits for it: the thief has nothing to run");
+    assertSame(p0, late.takeNextp());
+  }
+
+  @Test
+  void aHandoffAlreadyPickedUpIsNotTakenAgain() {
+    P p0 = idleP();
+    M woken = handTo(p0, 1);
+    queueTask();
+    age(p0, TimeUnit.SECONDS.toNanos(1));
+    P mine = woken.takeNextp(); // it woke (late) and took its P; the hint is still there
+    assertTrue(s.acquirep(woken, mine));
+
+    assertNull(takeBack(new M(s, 2)), "a running P is nobody's to take back");
+    assertSame(woken, p0.m());
+  }
+
+  @Test
+  void aPThatWentBackToTheIdleListIsNoLongerAHandoff() {
+    P p0 = idleP();
+    M woken = handTo(p0, 1);
+    queueTask();
+    age(p0, TimeUnit.SECONDS.toNanos(1));
+    P mine = woken.takeNextp();
+    s.lock.lock();
+    try {
+      s.idle.pidleput(mine); // it ran, then gave the P back (releasep / pidleput)
+    } finally {
+      s.lock.unlock();
+    }
+
+    assertNull(takeBack(new M(s, 2)), "an idle-list P is pidleget's, not a late hand-off");
+    assertSame(p0, idleP());
+  }
+}
