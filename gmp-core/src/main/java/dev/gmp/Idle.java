@@ -5,8 +5,9 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * Idle Ps and Ms and the spinning protocol (seed 000 section 9.3.5): wakep, startm, stopm,
- * handoffp, the idle-P and idle-M lists (Go's pidle and midle), needspinning. The Dekker pairs
- * are listed in Scheduler's overview; each site here says which side it is.
+ * handoffp, needspinning, on the idle-P and idle-M lists (Go's pidle and midle) and the padded
+ * words of {@link IdleLists}. The Dekker pairs are listed in Scheduler's overview; each site here
+ * says which side it is.
  */
 final class Idle extends IdlePad2 {
   // Field updaters, not VarHandles, and volatile fields read directly: why, and how an ordering

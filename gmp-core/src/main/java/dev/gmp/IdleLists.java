@@ -1,5 +1,9 @@
 package dev.gmp;
 
+// Idle's state, laid out so that the words every submit reads and every spinner writes
+// (IdleHot) share no cache line with the lists written under the lock on every park (IdleLists),
+// and the list operations themselves; Idle builds the protocol on them.
+
 /** Padding before the words every submit reads and every spinner writes. */
 abstract class IdlePad0 {
   long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
