@@ -7,8 +7,9 @@ import java.util.concurrent.Callable;
  * (status Psyscall) so a short call costs two CASes; sysmon hands the P to another M if the call
  * outlasts one of its ticks while work waits. Leaving takes the P back if it is still ours, else
  * the old P if idle, else any idle P, else the P of another M's blocking call if work waits for
- * it, else (spare budget permitting) finishes the task P-less as a spare, else queues the G (locked to this M, whose thread holds its stack) on the global queue
- * and parks until an M hands over its P.
+ * it, else (spare budget permitting) finishes the task P-less as a spare, else takes a P that an
+ * idle M is late to pick up, else queues the G (locked to this M, whose thread holds its stack)
+ * on the global queue and parks until an M hands over its P.
  */
 final class Syscall {
   private Syscall() {}
@@ -101,9 +102,6 @@ final class Syscall {
         if (pp == null) {
           pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
         }
-        if (pp == null) {
-          pp = s.idle.takeLateHandoffLocked(m); // or one an idle M is late to pick up
-        }
         if (pp == null
             && Switches.EXITSYSCALL_SPARE
             && s.threads.nmspare < s.config.maxSpareThreads()
@@ -114,6 +112,13 @@ final class Syscall {
           s.retake.markSpareLocked(m); // dropOrphanLocked above cleared it
           gp.setStatus(G.Grunning);
           return;
+        }
+        if (pp == null) {
+          // Past the budget: a P an idle M is late to pick up, rather than wait for one. Not
+          // before the spare: the late M runs the queued work beside the spare's task, and taking
+          // its P cost BlockingMix (1 ms calls, parallelism 1) 30-45%. A spare that then needs a
+          // P takes one back in stopm.
+          pp = s.idle.takeLateHandoffLocked(m);
         }
         if (pp == null) {
           // No P: become runnable on the global queue, locked to this M (Go's lockedg), and wait

@@ -139,4 +139,77 @@ class LateHandoffTest {
     assertNull(takeBack(new M(s, 2)), "an idle-list P is pidleget's, not a late hand-off");
     assertSame(p0, idleP());
   }
+
+  /**
+   * A blocking call returns to no P while its own P, retaken by sysmon, sits late in an idle M's
+   * hand-off: within the spare budget it finishes its task P-less (the late M will run the
+   * queued task beside it), and takes the hand-off back only past the budget.
+   */
+  @Test
+  void aReturningCallRunsOnAsASpareFirstAndTakesALateHandoffBackOnlyPastTheBudget() {
+    for (int budget : new int[] {8, 1}) {
+      Scheduler sc =
+          new Scheduler(
+              new Config(2, 64, budget, 10_000_000L, 60_000_000_000L, "late", Thread::new, null,
+                  null),
+              false);
+      M caller = withP(sc, 1);
+      withP(sc, 2); // P1 busy: no idle P for the returning call
+      G gp = new G();
+      gp.task = () -> {};
+      gp.setStatus(G.Grunning);
+      caller.setCurg(gp);
+      P p0 = caller.p;
+      Syscall.entersyscall(caller, gp); // nothing queued yet: no eager hand-off
+      G queued = new G();
+      queued.task = () -> {};
+      queued.setStatus(G.Grunnable);
+      p0.runq.put(queued, false, sc.global);
+      M late = new M(sc, 3);
+      late.setLife(M.RUNNING);
+      sc.lock.lock();
+      try {
+        sc.idle.mput(late);
+      } finally {
+        sc.lock.unlock();
+      }
+      assertTrue(sc.retake.retakeSyscall(p0, p0.statusRaw(), false), "sysmon's retake");
+      assertSame(p0, late.nextp, "P0 handed to the idle M");
+      age(p0, TimeUnit.SECONDS.toNanos(1));
+      if (budget == 1) {
+        sc.lock.lock();
+        try {
+          sc.retake.markSpareLocked(new M(sc, 4)); // the one spare slot is someone else's
+        } finally {
+          sc.lock.unlock();
+        }
+      }
+
+      Syscall.exitsyscall(caller, gp);
+
+      if (budget == 8) {
+        assertNull(caller.p, "within the budget the call runs on P-less");
+        assertTrue(caller.spare);
+        assertSame(p0, late.takeNextp(), "and leaves the late M its P");
+      } else {
+        assertSame(p0, caller.p, "past the budget it takes the late hand-off back");
+        assertSame(caller, p0.m());
+        assertNull(late.takeNextp());
+        assertEquals(1, sc.counters.lateHandoffTakes.sum());
+      }
+    }
+  }
+
+  private static M withP(Scheduler sc, long id) {
+    M m = new M(sc, id);
+    P pp;
+    sc.lock.lock();
+    try {
+      pp = sc.idle.pidleget();
+    } finally {
+      sc.lock.unlock();
+    }
+    assertTrue(sc.acquirep(m, pp));
+    return m;
+  }
 }
