@@ -215,9 +215,10 @@ final class Idle extends IdlePad2 {
   }
 
   /**
-   * An M that needs a P finds none idle while work is queued: take back a P handed to an idle M
-   * more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has not picked it up (a woken
-   * thread waiting for a CPU), rather than park beside it. The CAS on that M's nextp races its
+   * An M that lost its P (a retake; a spare whose task is done: SchedulingLoop.reacquire; a
+   * blocking call past the spare budget: Syscall) finds none idle while work is queued: take back
+   * a P handed to an idle M more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has
+   * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on that M's nextp races its
    * {@link M#takeNextp}: one winner. The loser there wakes to no P and parks again, as after a
    * retirement in transit (stopm); its spinning claim, if any, it drops itself. Lock held.
    */
@@ -320,9 +321,6 @@ final class Idle extends IdlePad2 {
           // parking): take it instead of parking.
           ready = pidleget();
           mWanted = false;
-          if (ready == null) {
-            ready = takeLateHandoffLocked(m);
-          }
         }
         if (ready == null) {
           mput(m);

@@ -234,7 +234,7 @@ final class SchedulingLoop {
   }
 
   /** Finds a P for an M that has none (after a retake); false if the M must exit. */
-  private static boolean reacquire(M m) {
+  static boolean reacquire(M m) {
     Scheduler s = m.sched;
     for (; ; ) {
       P pp;
@@ -248,6 +248,12 @@ final class SchedulingLoop {
         pp = s.idle.pidleget();
         if (pp == null) {
           pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
+        }
+        if (pp == null) {
+          // Or one an idle M is late to pick up. Here, not in stopm: an M that merely found
+          // nothing to do would take back the spinner wakep just started for it, a wasted
+          // wake-up per park (forkJoinTree at parallelism 2: ~1.3 -> ~1.6 ms).
+          pp = s.idle.takeLateHandoffLocked(m);
         }
       } finally {
         s.lock.unlock();

@@ -117,7 +117,7 @@ final class Syscall {
           // Past the budget: a P an idle M is late to pick up, rather than wait for one. Not
           // before the spare: the late M runs the queued work beside the spare's task, and taking
           // its P cost BlockingMix (1 ms calls, parallelism 1) 30-45%. A spare that then needs a
-          // P takes one back in stopm.
+          // P takes one back in SchedulingLoop.reacquire.
           pp = s.idle.takeLateHandoffLocked(m);
         }
         if (pp == null) {

@@ -212,4 +212,37 @@ class LateHandoffTest {
     assertTrue(sc.acquirep(m, pp));
     return m;
   }
+
+  /**
+   * The stall this is for: a spare whose task is done needs a P (SchedulingLoop.reacquire) while
+   * the only free P sits late in an idle M's hand-off and work is queued. It takes the P back
+   * instead of parking beside it (without the take-back, reacquire parks and this test times out).
+   */
+  @Test
+  void aSpareWhoseTaskIsDoneTakesALateHandoffBackInsteadOfParking() throws Exception {
+    P p0 = idleP();
+    M busy = new M(s, 9);
+    assertTrue(s.acquirep(busy, idleP())); // P1 taken: nothing idle
+    M late = handTo(p0, 1);
+    queueTask();
+    age(p0, TimeUnit.SECONDS.toNanos(1));
+    M spare = new M(s, 2);
+    s.lock.lock();
+    try {
+      s.retake.markSpareLocked(spare); // it finished its task P-less after a blocking call
+    } finally {
+      s.lock.unlock();
+    }
+
+    java.util.concurrent.FutureTask<Boolean> r =
+        new java.util.concurrent.FutureTask<>(() -> SchedulingLoop.reacquire(spare));
+    Thread t = new Thread(r, "late-handoff-reacquire");
+    t.setDaemon(true); // if it parks (the bug), it stays parked: nothing will wake it
+    t.start();
+
+    assertTrue(r.get(10, TimeUnit.SECONDS), "reacquire found a P");
+    assertSame(p0, spare.p, "the late hand-off's P");
+    assertEquals(0, s.threads.nmspare, "a spare no more");
+    assertNull(late.takeNextp());
+  }
 }
