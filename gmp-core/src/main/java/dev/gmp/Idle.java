@@ -206,7 +206,7 @@ final class Idle extends IdlePad2 {
     return nmp;
   }
 
-  /** pp goes to the parked M m through nextp: the hint takeLateHandoffLocked looks for. Lock held. */
+  /** pp goes to the parked M m through nextp: what takeLateHandoffLocked looks for. Lock held. */
   private void noteHandedLocked(P pp, M m) {
     if (Switches.LATE_HANDOFF_NANOS > 0) {
       pp.handedTo = m;
@@ -218,9 +218,10 @@ final class Idle extends IdlePad2 {
    * An M that lost its P (a retake; a spare whose task is done: SchedulingLoop.reacquire; a
    * blocking call past the spare budget: Syscall) finds none idle while work is queued: take back
    * a P handed to an idle M more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has
-   * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on that M's nextp races its
-   * {@link M#takeNextp}: one winner. The loser there wakes to no P and parks again, as after a
-   * retirement in transit (stopm); its spinning claim, if any, it drops itself. Lock held.
+   * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on
+   * that M's nextp races its {@link M#takeNextp}: one winner. The loser there wakes to no P and
+   * parks again, as after a retirement in transit (stopm); its spinning claim, if any, it drops
+   * itself. Lock held.
    */
   P takeLateHandoffLocked(M m) {
     if (Switches.LATE_HANDOFF_NANOS == 0) {

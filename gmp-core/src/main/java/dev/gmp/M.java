@@ -211,7 +211,7 @@ final class M implements Runnable {
     return x & Integer.MAX_VALUE;
   }
 
-  /** The woken M's side of a hand-off: getAndSet, so that it and a late-hand-off CAS have one winner. */
+  /** The woken M's side of a hand-off: getAndSet, so it and a take-back's CAS have one winner. */
   P takeNextp() {
     if (Mutations.LATE_HANDOFF_NO_CAS) {
       P pp = nextp;
@@ -222,7 +222,7 @@ final class M implements Runnable {
     return U_NEXTP.getAndSet(this, null);
   }
 
-  /** Takes back a hand-off of {@code pp} this M has not picked up yet (Idle#takeLateHandoffLocked). */
+  /** Takes back a hand-off of {@code pp} this M has not picked up (Idle#takeLateHandoffLocked). */
   boolean cancelNextp(P pp) {
     if (Mutations.LATE_HANDOFF_NO_CAS) {
       if (nextp != pp) {

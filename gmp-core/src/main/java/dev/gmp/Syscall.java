@@ -54,7 +54,8 @@ final class Syscall {
     if (Switches.EAGER_HANDOFF
         && tok != -1
         && (!pp.runq.isEmpty() || s.global.size() != 0)
-        // racy hint (rechecked under the lock): no idle M, no eager hand-off unless it may start one
+        // A racy hint (rechecked under the lock): no idle M, no eager hand-off (unless it may
+        // start a thread).
         && (Switches.EAGER_HANDOFF_NEW_THREAD || s.idle.midle != null)
         && !s.retake.returnComesSoon()
         && s.retake.retakeSyscall(pp, tok, true)) {
