@@ -44,10 +44,15 @@ class LateHandoffTest {
     }
   }
 
-  private void queueTask() {
+  private static G task(int status) {
     G g = new G();
     g.task = () -> {};
-    g.setStatus(G.Grunnable);
+    g.setStatus(status);
+    return g;
+  }
+
+  private void queueTask() {
+    G g = task(G.Grunnable);
     s.lock.lock();
     try {
       s.global.putLocked(g);
@@ -155,16 +160,11 @@ class LateHandoffTest {
               false);
       M caller = withP(sc, 1);
       withP(sc, 2); // P1 busy: no idle P for the returning call
-      G gp = new G();
-      gp.task = () -> {};
-      gp.setStatus(G.Grunning);
+      G gp = task(G.Grunning);
       caller.setCurg(gp);
       P p0 = caller.p;
       Syscall.entersyscall(caller, gp); // nothing queued yet: no eager hand-off
-      G queued = new G();
-      queued.task = () -> {};
-      queued.setStatus(G.Grunnable);
-      p0.runq.put(queued, false, sc.global);
+      p0.runq.put(task(G.Grunnable), false, sc.global);
       M late = new M(sc, 3);
       late.setLife(M.RUNNING);
       sc.lock.lock();
@@ -221,8 +221,7 @@ class LateHandoffTest {
   @Test
   void aSpareWhoseTaskIsDoneTakesALateHandoffBackInsteadOfParking() throws Exception {
     P p0 = idleP();
-    M busy = new M(s, 9);
-    assertTrue(s.acquirep(busy, idleP())); // P1 taken: nothing idle
+    withP(s, 9); // P1 taken: nothing idle
     M late = handTo(p0, 1);
     queueTask();
     age(p0, TimeUnit.SECONDS.toNanos(1));
