@@ -199,16 +199,18 @@ final class Idle extends IdlePad2 {
       }
     }
     nmp.spinning = spinning;
-    nmp.nextp = pp;
-    if (nmp.life() != M.NEW) { // a new M's thread start has its own watchdog (Threads)
-      noteHandedLocked(pp, nmp);
-    }
+    handLocked(pp, nmp);
     return nmp;
   }
 
-  /** pp goes to the parked M m through nextp: what takeLateHandoffLocked looks for. Lock held. */
-  private void noteHandedLocked(P pp, M m) {
-    if (Switches.LATE_HANDOFF_NANOS > 0) {
+  /**
+   * Puts pp in m's nextp (written before the wake-up that publishes it), and, for an idle M,
+   * notes on pp to whom and when: what takeLateHandoffLocked looks for. A new M's thread start
+   * has its own watchdog (Threads), so it is never taken from. Lock held.
+   */
+  private void handLocked(P pp, M m) {
+    m.nextp = pp;
+    if (Switches.LATE_HANDOFF_NANOS > 0 && m.life() != M.NEW) {
       pp.handedTo = m;
       pp.handedAt = System.nanoTime();
     }
@@ -231,7 +233,7 @@ final class Idle extends IdlePad2 {
     long now = 0;
     for (P pp : s.procs.all) {
       M to = pp.handedTo;
-      if (to == null || to == m || pp.status() != P.Pidle || !(queued || !pp.runq.isEmpty())) {
+      if (to == null || to == m || pp.status() != P.Pidle || (!queued && pp.runq.isEmpty())) {
         continue;
       }
       if (now == 0) {
@@ -290,8 +292,7 @@ final class Idle extends IdlePad2 {
       M idleM = mget();
       if (idleM != null) {
         idleM.spinning = false;
-        idleM.nextp = pp;
-        noteHandedLocked(pp, idleM);
+        handLocked(pp, idleM);
         if (idleM.wakeup()) {
           unparked(idleM);
         }

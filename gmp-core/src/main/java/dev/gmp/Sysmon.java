@@ -302,8 +302,8 @@ final class Sysmon implements Runnable {
       idle.wakep(); // two rounds in a row: nobody is coming (a failing factory retries at our pace)
     }
     stuckLastRound = stuck;
-    // Queued work beside an idle P while a spinner is counted: it may be late (Idle#wakeAnotherIfStale
-    // decides by its age), for tasks that no outside submission follows.
+    // Queued work beside an idle P while a spinner is counted: it may be late
+    // (Idle#wakeAnotherIfStale decides by its age), for tasks that no outside submission follows.
     if (s.global.size() != 0) {
       idle.wakeAnotherIfStale();
     }

@@ -70,6 +70,14 @@ class LateHandoffTest {
     }
   }
 
+  /** p0 handed to an idle M a second ago (late by any threshold), with a task queued. */
+  private M handedLateWithWorkQueued(P p0) {
+    M m = handTo(p0, 1);
+    queueTask();
+    age(p0, TimeUnit.SECONDS.toNanos(1));
+    return m;
+  }
+
   private static void age(P pp, long nanos) {
     pp.handedAt -= nanos;
   }
@@ -77,9 +85,7 @@ class LateHandoffTest {
   @Test
   void aLateHandoffIsTakenBackByAnMThatNeedsAPWhileWorkIsQueued() {
     P p0 = idleP();
-    M late = handTo(p0, 1);
-    queueTask();
-    age(p0, TimeUnit.SECONDS.toNanos(1));
+    M late = handedLateWithWorkQueued(p0);
     M thief = new M(s, 2);
 
     P got = takeBack(thief);
@@ -117,9 +123,7 @@ class LateHandoffTest {
   @Test
   void aHandoffAlreadyPickedUpIsNotTakenAgain() {
     P p0 = idleP();
-    M woken = handTo(p0, 1);
-    queueTask();
-    age(p0, TimeUnit.SECONDS.toNanos(1));
+    M woken = handedLateWithWorkQueued(p0);
     P mine = woken.takeNextp(); // it woke (late) and took its P; the hint is still there
     assertTrue(s.acquirep(woken, mine));
 
@@ -130,9 +134,7 @@ class LateHandoffTest {
   @Test
   void aPThatWentBackToTheIdleListIsNoLongerAHandoff() {
     P p0 = idleP();
-    M woken = handTo(p0, 1);
-    queueTask();
-    age(p0, TimeUnit.SECONDS.toNanos(1));
+    M woken = handedLateWithWorkQueued(p0);
     P mine = woken.takeNextp();
     s.lock.lock();
     try {
@@ -222,9 +224,7 @@ class LateHandoffTest {
   void aSpareWhoseTaskIsDoneTakesALateHandoffBackInsteadOfParking() throws Exception {
     P p0 = idleP();
     withP(s, 9); // P1 taken: nothing idle
-    M late = handTo(p0, 1);
-    queueTask();
-    age(p0, TimeUnit.SECONDS.toNanos(1));
+    M late = handedLateWithWorkQueued(p0);
     M spare = new M(s, 2);
     s.lock.lock();
     try {
