@@ -29,11 +29,11 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * that make a task runnable (newproc). Everything else is one concept per class, named as in the
  * seeds: {@link G}, {@link M}, {@link P}; {@link RunQueue} (runq + runnext); {@link GlobalQueue}
  * (sched.runq + the injection side); {@link Idle} (pidle, midle, spinning, wakep / startm / stopm
- * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / stealWork / execute); {@link
- * Syscall} (entersyscall / exitsyscall); {@link Sysmon} and {@link Retake}; {@link Resize}
- * (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link Lifecycle} (shutdown,
- * tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link Timers},
- * {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask} (p.timers, checkTimers,
+ * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / execute); {@link Steal}
+ * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Sysmon} and {@link Retake};
+ * {@link Resize} (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link Lifecycle}
+ * (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget);
+ * {@link Timers}, {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask} (p.timers, checkTimers,
  * pollUntil); {@link Carriers} (JDK virtual threads carried by the Ms) and {@link
  * VirtualThreads} (the JDK-internal adapter).
  *

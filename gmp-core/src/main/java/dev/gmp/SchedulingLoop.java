@@ -6,9 +6,6 @@ package dev.gmp;
  * the P, leave spinning, StoreLoad, recheck everything, park.
  */
 final class SchedulingLoop {
-  /** Go's stealTries. */
-  static final int STEAL_TRIES = 4;
-
   private SchedulingLoop() {}
 
   /** mstart: the first P comes through nextp from startm. */
@@ -203,7 +200,7 @@ final class SchedulingLoop {
         if (!m.spinning) {
           s.idle.becomeSpinning(m);
         }
-        gp = stealWork(m, pp);
+        gp = Steal.stealWork(m, pp);
         if (gp != null) {
           m.inheritTime = false;
           return gp;
@@ -360,50 +357,5 @@ final class SchedulingLoop {
     }
     idle.becomeSpinning(m);
     return true;
-  }
-
-  /**
-   * stealWork: up to 4 passes over the other Ps in a random order (random start, random step
-   * coprime to the count, so each pass visits every P once); idle Ps are skipped; only the last
-   * pass may take a victim's runnext.
-   */
-  static G stealWork(M m, P pp) {
-    Scheduler s = m.sched;
-    for (int i = 0; i < STEAL_TRIES; i++) {
-      boolean last = i == STEAL_TRIES - 1;
-      Procs procs = s.procs;
-      P[] all = procs.all;
-      int n = all.length;
-      if (n < 2) {
-        return null;
-      }
-      int[] cp = procs.coprimes;
-      int pos = m.nextRandom() % n;
-      int inc = cp[m.nextRandom() % cp.length];
-      for (int k = 0; k < n; k++, pos = (pos + inc) % n) {
-        P p2 = all[pos];
-        if (p2 == pp) {
-          continue;
-        }
-        int st = p2.status();
-        if (st == P.Pidle) {
-          continue;
-        }
-        G gp = pp.runq.stealFrom(p2.runq, last, st == P.Prunning);
-        if (gp != null) {
-          m.incSteals();
-          if (Jfr.on) {
-            // Our ring was empty before the steal: what it holds now, plus gp, is what we took
-            // (less if another thief took from us meanwhile).
-            Jfr.steal(s, pp.id, p2.id, pp.runq.ringSize() + 1);
-          }
-          return gp;
-        }
-      }
-      if (s.global.size() != 0) {
-        return null; // new global work: go back and take it the cheap way
-      }
-    }
-    return null;
   }
 }
