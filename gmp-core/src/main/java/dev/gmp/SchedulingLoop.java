@@ -6,6 +6,9 @@ package dev.gmp;
  * the P, leave spinning, StoreLoad, recheck everything, park.
  */
 final class SchedulingLoop {
+  /** Tasks per entry into {@link #schedule}. */
+  static final int SCHEDULE_TURNS = 1024;
+
   private SchedulingLoop() {}
 
   /** mstart: the first P comes through nextp from startm. */
@@ -16,18 +19,30 @@ final class SchedulingLoop {
     if (pp != null && !s.acquirep(m, pp) && m.spinning) {
       s.idle.dropSpinning(m); // the P was retired on its way to us: we spin for nothing
     }
-    schedule(m);
+    while (schedule(m)) {
+      // a fresh entry into schedule every SCHEDULE_TURNS tasks: see there
+    }
   }
 
-  static void schedule(M m) {
+  /**
+   * Runs up to {@link #SCHEDULE_TURNS} tasks; false when the M must exit. It returns now and then
+   * for the JIT's sake: a loop that never returns runs in on-stack-replaced code for the M's whole
+   * life, and when another M's uncommon trap invalidates that code, this M keeps running it; a call
+   * out of invalidated code that was unbound when the callee was being recompiled is not re-bound,
+   * so every findRunnable went through the interpreter (forkJoinTree at parallelism 2: about one
+   * JVM in six ran 2-15x slower for its whole life; docs/benchmarks.md). A new entry takes the
+   * current code. mstart's loop turns once per SCHEDULE_TURNS tasks, too rarely to be worth a
+   * C2 compilation of its own.
+   */
+  static boolean schedule(M m) {
     Scheduler s = m.sched;
-    for (; ; ) {
+    for (int turn = SCHEDULE_TURNS; turn > 0; turn--) {
       if (s.sysmon.waiting) { // volatile read; true only after an idle period
         s.sysmon.wakeIfWaiting();
       }
       G gp = findRunnable(m);
       if (gp == null) {
-        return; // the M exits
+        return false; // the M exits
       }
       // This M is going to run a task and is no longer spinning: if it was the last spinner,
       // start another so that no submission waits for a P while one is idle.
@@ -36,12 +51,13 @@ final class SchedulingLoop {
       }
       if (gp.lockedm != null) {
         if (!startlockedm(m, gp)) {
-          return;
+          return false;
         }
         continue;
       }
       execute(m, gp, m.inheritTime);
     }
+    return true;
   }
 
   /** Runs gp on m. A runnext G inherits the time slice: schedtick does not advance. */
