@@ -155,6 +155,8 @@ final class M implements Runnable {
     try {
       Threads.register(this);
       SchedulingLoop.mstart(this);
+    } catch (SchedulingLoop.MExit e) {
+      // the way out of mstart's loop: nothing to report
     } finally {
       sched.threads.mexit(this);
     }

@@ -19,22 +19,23 @@ final class SchedulingLoop {
     if (pp != null && !s.acquirep(m, pp) && m.spinning) {
       s.idle.dropSpinning(m); // the P was retired on its way to us: we spin for nothing
     }
-    while (schedule(m)) {
-      // a fresh entry into schedule every SCHEDULE_TURNS tasks: see there
+    for (; ; ) {
+      // No branch here, so no uncommon trap can ever invalidate this loop's compiled code while
+      // other Ms run in it: the M leaves by MExit (M.run catches it), not by a test.
+      schedule(m);
     }
   }
 
   /**
-   * Runs up to {@link #SCHEDULE_TURNS} tasks; false when the M must exit. It returns now and then
-   * for the JIT's sake: a loop that never returns runs in on-stack-replaced code for the M's whole
-   * life, and when another M's uncommon trap invalidates that code, this M keeps running it; a call
-   * out of invalidated code that was unbound when the callee was being recompiled is not re-bound,
-   * so every findRunnable went through the interpreter (forkJoinTree at parallelism 2: about one
-   * JVM in six ran 2-15x slower for its whole life; docs/benchmarks.md). A new entry takes the
-   * current code. mstart's loop turns once per SCHEDULE_TURNS tasks, too rarely to be worth a
-   * C2 compilation of its own.
+   * Runs up to {@link #SCHEDULE_TURNS} tasks and returns; throws {@link MExit} when the M must
+   * exit. It returns now and then for the JIT's sake: a loop that never returns runs in
+   * on-stack-replaced code for the M's whole life, and when another M's uncommon trap invalidates
+   * that code, this M keeps running it; a call out of invalidated code that was unbound when the
+   * callee was being recompiled is not re-bound, so every findRunnable went through the
+   * interpreter (forkJoinTree at parallelism 2: about one JVM in six ran 2-15x slower for its
+   * whole life; docs/benchmarks.md). A new entry takes the current code.
    */
-  static boolean schedule(M m) {
+  static void schedule(M m) {
     Scheduler s = m.sched;
     for (int turn = SCHEDULE_TURNS; turn > 0; turn--) {
       if (s.sysmon.waiting) { // volatile read; true only after an idle period
@@ -42,7 +43,7 @@ final class SchedulingLoop {
       }
       G gp = findRunnable(m);
       if (gp == null) {
-        return false; // the M exits
+        throw MExit.INSTANCE;
       }
       // This M is going to run a task and is no longer spinning: if it was the last spinner,
       // start another so that no submission waits for a P while one is idle.
@@ -51,13 +52,25 @@ final class SchedulingLoop {
       }
       if (gp.lockedm != null) {
         if (!startlockedm(m, gp)) {
-          return false;
+          throw MExit.INSTANCE;
         }
         continue;
       }
       execute(m, gp, m.inheritTime);
     }
-    return true;
+  }
+
+  /**
+   * How an M leaves mstart's loop: thrown past it to M.run, so that the loop itself has no exit
+   * branch (and no exception handler, which C2 may prune into a trap as well). Preallocated and
+   * without a stack trace: it is control flow, never reported.
+   */
+  static final class MExit extends RuntimeException {
+    static final MExit INSTANCE = new MExit();
+
+    private MExit() {
+      super("M exit", null, false, false);
+    }
   }
 
   /** Runs gp on m. A runnext G inherits the time slice: schedtick does not advance. */
