@@ -129,7 +129,7 @@ final class Carriers {
       s.readyExternal(run); // Gosched: globrunqput + wakep
       return;
     }
-    M m = Threads.carrierM();
+    M m = ThreadTable.carrierM();
     if (m != null && m.sched == s) {
       // The caller runs on m's OS thread (a mounted virtual thread, or m itself after an
       // unmount), so m.p is read by the thread that owns it; the mount's volatile writes order

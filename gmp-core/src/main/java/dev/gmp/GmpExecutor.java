@@ -93,7 +93,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * carried by gmp ({@link #virtualThreadBuilder}), the executor that carries it.
    */
   public static GmpExecutor current() {
-    M m = Threads.currentOrCarrierM();
+    M m = ThreadTable.currentOrCarrierM();
     return m == null ? null : m.sched.owner.get();
   }
 

@@ -256,7 +256,7 @@ final class Idle extends IdlePad2 {
     if (nmp.life() == M.NEW) {
       // A task's M starting a thread waits in the kernel for it: not the task blocking, so
       // sysmon's detector must not take its P for that (BlockDetector#look).
-      M self = Threads.currentM();
+      M self = ThreadTable.currentM();
       if (self != null) {
         self.startingThread = true;
       }

@@ -153,7 +153,7 @@ final class M implements Runnable {
       osStat = BlockDetector.ownStatFile(); // on our own thread: /proc/thread-self names it
     }
     try {
-      Threads.register(this);
+      ThreadTable.register(this);
       SchedulingLoop.mstart(this);
     } catch (SchedulingLoop.MExit e) {
       // the way out of mstart's loop: nothing to report

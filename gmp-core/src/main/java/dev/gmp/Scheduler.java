@@ -31,11 +31,11 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * (sched.runq + the injection side); {@link Idle} (pidle, midle, spinning, wakep / startm / stopm
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / execute); {@link Steal}
  * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Sysmon} and {@link Retake};
- * {@link Resize} (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link Lifecycle}
- * (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget);
- * {@link Timers}, {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask} (p.timers, checkTimers,
- * pollUntil); {@link Carriers} (JDK virtual threads carried by the Ms) and {@link
- * VirtualThreads} (the JDK-internal adapter).
+ * {@link Resize} (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link
+ * ThreadTable} (the current M); {@link Lifecycle} (shutdown, tidy, terminate); {@link Counters}
+ * (stats); {@link GFree} (gfput / gfget); {@link Timers}, {@link TimerSleeper}, {@link
+ * TimerHeap}, {@link ScheduledTask} (p.timers, checkTimers, pollUntil); {@link Carriers} (JDK
+ * virtual threads carried by the Ms) and {@link VirtualThreads} (the JDK-internal adapter).
  *
  * <h2>Implementation overview</h2>
  *
@@ -217,7 +217,7 @@ final class Scheduler extends SchedulerPad1 {
    * global queue.
    */
   void submit(Runnable task) {
-    M m = Threads.currentM();
+    M m = ThreadTable.currentM();
     if (m != null && m.sched == this) {
       P pp = m.p;
       G cur = m.curg();

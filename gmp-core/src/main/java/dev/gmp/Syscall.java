@@ -18,7 +18,7 @@ final class Syscall {
     if (work == null) {
       throw new NullPointerException("work");
     }
-    M m = Threads.currentM();
+    M m = ThreadTable.currentM();
     if (m == null || m.p == null) {
       return work.call();
     }

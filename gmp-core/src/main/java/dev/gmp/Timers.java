@@ -117,7 +117,7 @@ final class Timers {
   }
 
   private P target() {
-    M m = Threads.currentM();
+    M m = ThreadTable.currentM();
     if (m != null && m.sched == s) {
       P pp = m.p;
       if (pp != null && m.curg() != null && pp.status() == P.Prunning) {

@@ -32,13 +32,13 @@ class GFreeRecycleTest {
     AtomicReference<G> gOfA = new AtomicReference<>();
     AtomicReference<G> gOfB = new AtomicReference<>();
     Runnable b = () -> {
-      gOfB.set(Threads.currentM().curg());
+      gOfB.set(ThreadTable.currentM().curg());
       bStarted.countDown();
       await(releaseB);
     };
     Runnable c = () -> ex.execute(b); // runs after A: with gFree, B gets A's G
     ex.execute(() -> {
-      gOfA.set(Threads.currentM().curg());
+      gOfA.set(ThreadTable.currentM().curg());
       ex.execute(c); // waits in runnext: work that only another P could take
       aBlocked.countDown();
       await(releaseA);

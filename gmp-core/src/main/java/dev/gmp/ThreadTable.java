@@ -1,0 +1,102 @@
+package dev.gmp;
+
+/**
+ * Which M the calling thread is (Go's {@code getg().m}): every running M of every executor by its
+ * thread. Java has no g register, so this is the one "current M" mechanism; M.run registers its
+ * thread before scheduling anything and Threads#mexit unregisters it.
+ */
+final class ThreadTable {
+  private ThreadTable() {}
+
+  private static final Object TABLE_LOCK = new Object();
+
+  /**
+   * Every running M of every executor by thread, an open-addressed table indexed by thread id
+   * (copy-on-write, so readers need no lock): execute() asks "is the caller one of our workers" on
+   * every spawn, and a ThreadLocal probe cost ~15% of a yield loop in JFR. The one "current M"
+   * mechanism: current(), blocking() and execute() all read it.
+   */
+  private static volatile M[] byThread = new M[8];
+
+  /**
+   * The M running on the calling thread, of any executor, or null; null for a virtual thread
+   * even on our carrier: it may unmount in the middle of blocking() or execute() (carrierM).
+   */
+  static M currentM() {
+    return lookup(Thread.currentThread());
+  }
+
+  /**
+   * The M whose thread carries the caller (a virtual thread mounted on it, or the M itself), or
+   * null; null before any virtual-thread builder was made (the JDK-internal lookup is never
+   * attempted before). For Carriers#execute, whose caller the JDK pins, and current().
+   */
+  static M carrierM() {
+    Thread c = VirtualThreads.currentCarrierIfReady();
+    return c == null ? null : lookup(c);
+  }
+
+  /** current()'s question: our M, or the M carrying the calling virtual thread. */
+  static M currentOrCarrierM() {
+    Thread t = Thread.currentThread();
+    M m = lookup(t);
+    return m != null || !t.isVirtual() ? m : carrierM(); // isVirtual: skip a useless lookup
+  }
+
+  private static M lookup(Thread t) {
+    M[] tab = byThread; // volatile read: sees a table whose Ms have their runner set
+    int mask = tab.length - 1;
+    for (int i = (int) t.threadId() & mask; ; i = (i + 1) & mask) {
+      M m = tab[i];
+      if (m == null || m.runner == t) {
+        return m; // the table is at most half full, so an empty slot ends every probe
+      }
+    }
+  }
+
+  /** M.run registers its thread before scheduling anything. */
+  static void register(M m) {
+    synchronized (TABLE_LOCK) {
+      rebuild(m, null);
+    }
+  }
+
+  static void unregister(M m) {
+    synchronized (TABLE_LOCK) {
+      rebuild(null, m);
+    }
+  }
+
+  private static void rebuild(M add, M remove) {
+    M[] old = byThread;
+    int live = add != null ? 1 : 0;
+    for (M x : old) {
+      if (x != null && x != remove) {
+        live++;
+      }
+    }
+    int size = 8;
+    while (size < 2 * live) {
+      size <<= 1;
+    }
+    M[] tab = new M[size];
+    for (M x : old) {
+      if (x != null && x != remove) {
+        insert(tab, x);
+      }
+    }
+    if (add != null) {
+      insert(tab, add);
+    }
+    byThread = tab; // volatile write: publishes the filled table
+  }
+
+  private static void insert(M[] tab, M m) {
+    int mask = tab.length - 1;
+    int i = (int) m.runner.threadId() & mask;
+    while (tab[i] != null) {
+      i = (i + 1) & mask;
+    }
+    tab[i] = m;
+  }
+}
