@@ -160,8 +160,8 @@ class LateHandoffTest {
               new Config(2, 64, budget, 10_000_000L, 60_000_000_000L, "late", Thread::new, null,
                   null),
               false);
-      M caller = withP(sc, 1);
-      withP(sc, 2); // P1 busy: no idle P for the returning call
+      M caller = TestSupport.mWithP(sc, 1);
+      TestSupport.mWithP(sc, 2); // P1 busy: no idle P for the returning call
       G gp = task(G.Grunning);
       caller.setCurg(gp);
       P p0 = caller.p;
@@ -202,19 +202,6 @@ class LateHandoffTest {
     }
   }
 
-  private static M withP(Scheduler sc, long id) {
-    M m = new M(sc, id);
-    P pp;
-    sc.lock.lock();
-    try {
-      pp = sc.idle.pidleget();
-    } finally {
-      sc.lock.unlock();
-    }
-    assertTrue(sc.acquirep(m, pp));
-    return m;
-  }
-
   /**
    * The stall this is for: a spare whose task is done needs a P (SchedulingLoop.reacquire) while
    * the only free P sits late in an idle M's hand-off and work is queued. It takes the P back
@@ -223,7 +210,7 @@ class LateHandoffTest {
   @Test
   void aSpareWhoseTaskIsDoneTakesALateHandoffBackInsteadOfParking() throws Exception {
     P p0 = idleP();
-    withP(s, 9); // P1 taken: nothing idle
+    TestSupport.mWithP(s, 9); // P1 taken: nothing idle
     M late = handedLateWithWorkQueued(p0);
     M spare = new M(s, 2);
     s.lock.lock();

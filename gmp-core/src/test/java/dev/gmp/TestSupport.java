@@ -107,6 +107,20 @@ final class TestSupport {
     return new Closer(ex);
   }
 
+  /** A thread-less M of {@code sc} holding one of its idle Ps, as acquirep leaves it. */
+  static M mWithP(Scheduler sc, long id) {
+    M m = new M(sc, id);
+    P pp;
+    sc.lock.lock();
+    try {
+      pp = sc.idle.pidleget();
+    } finally {
+      sc.lock.unlock();
+    }
+    org.junit.jupiter.api.Assertions.assertTrue(sc.acquirep(m, pp), "an idle P to hold");
+    return m;
+  }
+
   static G g(long id) {
     G g = new G();
     g.goid = id;
