@@ -14,7 +14,12 @@ final class Counters {
   final LongAdder handoffs = new LongAdder();
   final LongAdder retakes = new LongAdder();
   final LongAdder preemptionRequests = new LongAdder();
-  final LongAdder sysmonWakeups = new LongAdder();
+
+  /**
+   * sysmon's rounds. Volatile and written by sysmon alone, so a plain increment loses nothing
+   * (the stats read it racily); a LongAdder's VarHandle CAS is the dearer path for one writer.
+   */
+  volatile long sysmonWakeups;
 
   /** Retakes on BlockDetector's verdict (within retakes; tests and the dump tell them apart). */
   final LongAdder blockRetakes = new LongAdder();
@@ -83,7 +88,7 @@ final class Counters {
         c.retakes.sum(),
         c.preemptionRequests.sum(),
         s.threads.nmspare,
-        c.sysmonWakeups.sum(),
+        c.sysmonWakeups,
         s.threads.created,
         s.threads.peak,
         s.timers.pending(),

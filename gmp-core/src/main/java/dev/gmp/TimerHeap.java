@@ -18,7 +18,7 @@ import java.util.List;
  */
 final class TimerHeap {
   private static final VarHandle ZOMBIES;
-  private static final VarHandle NEXT_WHEN;
+  private static final VarHandle NEXT_WHEN; // writes only: the hot read is the field's own
   private static final VarHandle SIZE;
   private static final VarHandle LOCKED;
 
@@ -52,9 +52,11 @@ final class TimerHeap {
   /**
    * Written under the lock (release: a reader that sees a deadline sees the entry); read without
    * it through {@link #nextWhen()}. The adder's full fence after unlocking orders it before the
-   * read of the sleeper's deadline (Dekker F).
+   * read of the sleeper's deadline (Dekker F). Volatile so that the read, once per findRunnable,
+   * is a plain field load in every tier (a VarHandle call is a chain of method-handle frames in
+   * the interpreter and C1, where a fresh JVM's first operations run).
    */
-  private long nextWhen = Timers.NONE;
+  private volatile long nextWhen = Timers.NONE;
 
   /** Entries, cancelled ones included; written under the lock, read racily through size(). */
   private int size;
@@ -66,9 +68,9 @@ final class TimerHeap {
   private ScheduledTask<?>[] a = new ScheduledTask<?>[8];
   private int seq;
 
-  /** Acquire: pairs with the release writes under the lock; a hint for lock-free readers. */
+  /** Volatile read (at least acquire): pairs with the release writes; a lock-free hint. */
   long nextWhen() {
-    return (long) NEXT_WHEN.getAcquire(this);
+    return nextWhen;
   }
 
   private void setNextWhen(long w) {
