@@ -251,11 +251,21 @@ class JfrEventsTest {
       for (int round = 0; round < 2; round++) {
         int expect = round;
         assertEquals(expect, ex.submit(() -> expect).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
-        // Wait until the only thread is parked (past its spin), so the next task must unpark it.
+        // Wait until every M is parked (past its spin), so the next task must unpark one. Not
+        // "the only M": a submission that finds the P idle while its M still spins before
+        // parking (not yet on the idle list) rightly starts a second one.
         TestSupport.awaitCondition(() -> "parked: " + ex.stats(), LIVENESS_SECONDS, () -> {
           M[] ms = ex.sched.threads.allm;
-          return ms.length == 1 && ms[0].onIdleList && ms[0].runner != null
-              && ms[0].runner.getState() == Thread.State.TIMED_WAITING;
+          if (ms.length == 0) {
+            return false;
+          }
+          for (M m : ms) {
+            if (!m.onIdleList || m.runner == null
+                || m.runner.getState() != Thread.State.TIMED_WAITING) {
+              return false;
+            }
+          }
+          return true;
         });
       }
       r.await("dev.gmp.ProcState", e -> e.getInt("p") == 0
