@@ -1,6 +1,5 @@
 package dev.gmp;
 
-import java.lang.ref.Cleaner;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
@@ -32,25 +31,6 @@ import java.util.function.UnaryOperator;
  * thread. A cancelled timer releases its task at once and its heap entry soon after.
  */
 public final class GmpExecutor extends ScheduledExecutorSupport {
-  /** One cleaner thread for all executors, started with the first one. */
-  private static final class CleanerHolder {
-    static final Cleaner CLEANER = Cleaner.create();
-  }
-
-  /** The cleaning action; a class, not a lambda (see Threads.DefaultFactory). */
-  private static final class ShutdownWhenUnreachable implements Runnable {
-    private final Scheduler s;
-
-    ShutdownWhenUnreachable(Scheduler s) {
-      this.s = s;
-    }
-
-    @Override
-    public void run() {
-      Lifecycle.shutdown(s);
-    }
-  }
-
   private GmpExecutor(Config config) {
     this(config, true);
   }
@@ -63,7 +43,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     // reference, for current()), so an executor dropped without shutdown() is collected and its
     // scheduler shut down: queued tasks still run, then every thread exits.
     s.owner = new WeakReference<>(this);
-    CleanerHolder.CLEANER.register(this, new ShutdownWhenUnreachable(s));
+    Lifecycle.shutdownWhenUnreachable(this, s);
     Jfr.register(s); // JFR's listener (once per JVM) and the periodic ExecutorStats
   }
 
@@ -253,22 +233,12 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
         + ", parallelism=" + sched.gomaxprocs + "]";
   }
 
-  /** The JVM's CPU count; a class, not a method reference, which a fresh JVM would link first. */
-  private static final class RuntimeCpus implements IntSupplier {
-    static final RuntimeCpus INSTANCE = new RuntimeCpus();
-
-    @Override
-    public int getAsInt() {
-      return Runtime.getRuntime().availableProcessors();
-    }
-  }
-
   /** Settings for a {@link GmpExecutor}; every setter validates and names a bad value. */
   public static final class Builder {
     /** 0: not set, follow the CPU count. */
     private int parallelism;
     private Boolean follow;
-    private IntSupplier cpus = RuntimeCpus.INSTANCE;
+    private IntSupplier cpus = Resize.RuntimeCpus.INSTANCE;
     private int maxThreads = 10_000;
     private int maxSpareThreads = 256;
     private Duration timeSlice = Duration.ofMillis(10);

@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,33 @@ import java.util.concurrent.TimeUnit;
  */
 final class Lifecycle {
   private Lifecycle() {}
+
+  /** One cleaner thread for all executors, started with the first one. */
+  private static final class CleanerHolder {
+    static final Cleaner CLEANER = Cleaner.create();
+  }
+
+  /**
+   * Shuts {@code s} down once {@code owner} (its GmpExecutor, which nothing the threads reach
+   * holds strongly) is unreachable: queued tasks still run, then every thread exits.
+   */
+  static void shutdownWhenUnreachable(Object owner, Scheduler s) {
+    CleanerHolder.CLEANER.register(owner, new ShutdownWhenUnreachable(s));
+  }
+
+  /** The cleaning action; a class, not a lambda (see Threads.DefaultFactory). */
+  private static final class ShutdownWhenUnreachable implements Runnable {
+    private final Scheduler s;
+
+    ShutdownWhenUnreachable(Scheduler s) {
+      this.s = s;
+    }
+
+    @Override
+    public void run() {
+      shutdown(s);
+    }
+  }
 
   static void shutdown(Scheduler s) {
     s.lock.lock();

@@ -17,6 +17,16 @@ import java.util.function.IntSupplier;
 final class Resize {
   private Resize() {}
 
+  /** The JVM's CPU count; a class, not a method reference, which a fresh JVM would link first. */
+  static final class RuntimeCpus implements IntSupplier {
+    static final RuntimeCpus INSTANCE = new RuntimeCpus();
+
+    @Override
+    public int getAsInt() {
+      return Runtime.getRuntime().availableProcessors();
+    }
+  }
+
   /**
    * setParallelism from the API (GmpExecutor, JMX): validates n, naming the bad value.
    *
