@@ -69,13 +69,17 @@ final class Idle extends IdlePad2 {
         U_NMSPINNING.getAndAdd(this, -1);
         return false;
       }
+      long before = spinClaimedAt;
+      if (Switches.STALE_SPINNER_NANOS > 0) {
+        // Release, before nextp publishes the P: the M's arrival (spinnerArrived) clears it after.
+        U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
+      }
       nmp = claimMLocked(pp, true);
+      if (nmp == null && Switches.STALE_SPINNER_NANOS > 0) {
+        U_SPIN_CLAIMED_AT.lazySet(this, before); // nobody is on the way after all
+      }
     } finally {
       s.lock.unlock();
-    }
-    if (Switches.STALE_SPINNER_NANOS > 0) {
-      // Release: a heuristic's clock, read racily by outside submitters (wakeAnotherIfStale).
-      U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
     }
     launch(nmp);
     return nmp != null;
@@ -91,15 +95,28 @@ final class Idle extends IdlePad2 {
    * spinning protocol's guarantees (Dekker A and B) are untouched.
    */
   void wakeAnotherIfStale() {
+    long claimed = spinClaimedAt; // 0: no claimed spinner in transit (counted ones are looking)
     if (Switches.STALE_SPINNER_NANOS == 0
+        || claimed == 0
         || npidle == 0
         || nmspinning() == 0
-        || System.nanoTime() - spinClaimedAt < Switches.STALE_SPINNER_NANOS) {
+        || System.nanoTime() - claimed < Switches.STALE_SPINNER_NANOS) {
       return;
     }
     U_NMSPINNING.getAndAdd(this, 1); // counted before it exists, as wakep's CAS counts its own
     if (startClaimedSpinner(false)) {
       s.counters.staleSpinnerWakes.increment();
+    }
+  }
+
+  /**
+   * A spinning M acquired its P: the claimed one arrived, or another looks in its stead. (A spinner
+   * that began on its own, with no claim, used to look as old as the last claim: a wake-up per
+   * outside submission for nothing.)
+   */
+  void spinnerArrived() {
+    if (spinClaimedAt != 0) {
+      U_SPIN_CLAIMED_AT.lazySet(this, 0); // release: a heuristic's clock, as at the claim
     }
   }
 

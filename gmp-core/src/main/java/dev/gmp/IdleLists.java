@@ -35,7 +35,10 @@ abstract class IdleLists extends IdlePad1 {
   /** startm found no idle M and the thread cap reached: the next M to park takes an idle P. */
   boolean mWanted;
 
-  /** When wakep last claimed a spinner (System.nanoTime); written through Idle.U_SPIN_CLAIMED_AT. */
+  /**
+   * When a spinner was claimed and started (System.nanoTime) and has not yet arrived (acquired its
+   * P); 0 when none is on its way. Written through Idle.U_SPIN_CLAIMED_AT.
+   */
   volatile long spinClaimedAt;
 
   // The lists themselves (Go's mput / mget / pidleget); every caller holds the scheduler lock.

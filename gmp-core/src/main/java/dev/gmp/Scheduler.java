@@ -374,6 +374,9 @@ final class Scheduler extends SchedulerPad1 {
     }
     pp.setM(m);
     m.p = pp;
+    if (m.spinning && Switches.STALE_SPINNER_NANOS > 0) {
+      idle.spinnerArrived();
+    }
     if (Jfr.on) {
       Jfr.procState(this, pp.id, P.Prunning, m);
     }

@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
@@ -64,5 +65,28 @@ class StaleSpinnerTest {
     } finally {
       release.countDown();
     }
+  }
+
+  /**
+   * A spinner that began spinning on its own (an M that ran out of work and is looking, not one
+   * that wakep claimed and started) is never stale: it is already looking. An outside submission
+   * beside it and an idle P wakes nobody. (The age used to be measured from the last claim, here
+   * none at all, so every such submission started one more M: 3-4% of the submissions in a burst
+   * loop.) Driven on a scheduler whose M has no thread: the test's thread holds its P.
+   */
+  @Test
+  void aSpinnerLookingOnItsOwnIsNeverStale() {
+    TestSupport.CountingFactory made = new TestSupport.CountingFactory();
+    Scheduler s =
+        new Scheduler(
+            new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, "stale-own", made, null, null),
+            false);
+    M m = TestSupport.mWithP(s, 1);
+    s.idle.becomeSpinning(m);
+    s.submit(() -> {}); // the test's thread is no M of s: an outside submission
+    assertEquals(0, made.made.size(), "an M was started beside a spinner already looking");
+    assertEquals(0, s.counters.staleSpinnerWakes.sum());
+    assertEquals(1, s.idle.npidle, "the other P stays idle");
+    assertEquals(1, s.global.size(), "the task waits for the spinner");
   }
 }
