@@ -69,14 +69,15 @@ final class Idle extends IdlePad2 {
         U_NMSPINNING.getAndAdd(this, -1);
         return false;
       }
-      long before = spinClaimedAt;
       if (Switches.STALE_SPINNER_NANOS > 0) {
         // Release, before nextp publishes the P: the M's arrival (spinnerArrived) clears it after.
         U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
       }
       nmp = claimMLocked(pp, true);
       if (nmp == null && Switches.STALE_SPINNER_NANOS > 0) {
-        U_SPIN_CLAIMED_AT.lazySet(this, before); // nobody is on the way after all
+        // No M (thread cap): none on its way that we know of. Restoring the old value could put
+        // back one an arriving M just cleared; at worst this skips one extra wake-up.
+        U_SPIN_CLAIMED_AT.lazySet(this, 0);
       }
     } finally {
       s.lock.unlock();
