@@ -259,6 +259,20 @@ final class GlobalQueue {
   }
 
   /**
+   * The next G for a spare to run P-less (SchedulingLoop#runOnLocked): never a locked G, and
+   * nothing while one waits, since returning calls go ahead of new work and need a P. Lock held.
+   */
+  G getForSpare() {
+    if (lockedCount != 0) {
+      return null;
+    }
+    transfer(1);
+    G g = takeHead();
+    size = count + lockedCount;
+    return g;
+  }
+
+  /**
    * globrunqgetbatch: takes n = min(len, len/gomaxprocs + 1, ring/2) Gs (fewer if pp's ring has
    * less room), returns the first and puts the rest on {@code pp}'s ring, whose owner must be the
    * caller. Returns null when nothing is takeable.

@@ -107,6 +107,13 @@ final class M implements Runnable {
    */
   boolean parkAtOnce;
 
+  /**
+   * This spare's task made a blocking call that ran without its P (the call lost it, or ran
+   * P-less): once the task is done and no P is to be had, the M may run the next queued task
+   * P-less instead of parking (SchedulingLoop#runOnLocked). Only the M's own thread touches it.
+   */
+  boolean runOnCredit;
+
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
 

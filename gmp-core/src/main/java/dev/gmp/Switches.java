@@ -109,6 +109,13 @@ final class Switches {
    */
   static final int LATE_HANDOFF_NANOS = intProp("gmp.lateHandoffNanos", 100_000);
 
+  /**
+   * A spare whose task blocked and that finds no P runs the next queued task P-less instead of
+   * parking (SchedulingLoop#runOnLocked), within the spare budget, as ForkJoinPool's compensated
+   * workers run on; false parks it until a P is handed over, as Go does (docs/benchmarks.md).
+   */
+  static final boolean SPARE_RUN_ON = flag("gmp.spareRunOn", true);
+
   private static boolean flag(String name, boolean dflt) {
     String v = System.getProperty(name);
     return v == null ? dflt : Boolean.parseBoolean(v.trim());

@@ -20,6 +20,9 @@ final class Syscall {
     }
     M m = ThreadTable.currentM();
     if (m == null || m.p == null) {
+      if (m != null) {
+        m.runOnCredit = true; // a spare's task blocks: it may run on (SchedulingLoop#runOnLocked)
+      }
       return work.call();
     }
     G gp = m.curg();
@@ -111,6 +114,7 @@ final class Syscall {
           // until the M looks for a P again: SchedulingLoop.reacquire), rather than wait for a
           // P while its thread holds the stack. What it submits meanwhile goes to the global queue.
           s.retake.markSpareLocked(m); // dropOrphanLocked above cleared it
+          m.runOnCredit = true; // its task blocked: SchedulingLoop#runOnLocked
           gp.setStatus(G.Grunning);
           return;
         }

@@ -221,7 +221,8 @@ class LateHandoffTest {
     }
 
     java.util.concurrent.FutureTask<Boolean> r =
-        new java.util.concurrent.FutureTask<>(() -> SchedulingLoop.reacquire(spare));
+        new java.util.concurrent.FutureTask<>(
+            () -> SchedulingLoop.reacquire(spare) == SchedulingLoop.RETRY);
     Thread t = new Thread(r, "late-handoff-reacquire");
     t.setDaemon(true); // if it parks (the bug), it stays parked: nothing will wake it
     t.start();

@@ -1,0 +1,115 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.await;
+import static dev.gmp.TestSupport.awaitCondition;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A spare whose task blocked runs the next queued task without a P when none is to be had
+ * (SchedulingLoop#runOnLocked), and keeps doing so only while its tasks block. The stage, at
+ * parallelism 1 with a time slice nobody reaches: task A blocks in a marked call, sysmon hands
+ * its P to a second M, which runs C, a task that spins until the test lets it go and so holds the
+ * only P; D and E are queued behind it. When A's call returns, A's M finds no P.
+ */
+class SpareRunOnTest {
+  @RegisterExtension final TrackedExecutors tracked = new TrackedExecutors();
+
+  private final CountDownLatch aInCall = new CountDownLatch(1);
+  private final CountDownLatch releaseA = new CountDownLatch(1);
+  private final CountDownLatch cRunning = new CountDownLatch(1);
+  private final AtomicBoolean releaseC = new AtomicBoolean();
+  private final AtomicReference<Thread> aThread = new AtomicReference<>();
+
+  /** A in its call, C holding the only P (on another M). */
+  private GmpExecutor stage() {
+    GmpExecutor ex =
+        tracked.track(
+            GmpExecutor.builder().parallelism(1).timeSlice(Duration.ofHours(1)).name("runon").build());
+    ex.execute(() -> {
+      aThread.set(Thread.currentThread());
+      try {
+        GmpExecutor.blocking(() -> {
+          aInCall.countDown();
+          releaseA.await();
+          return null;
+        });
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    await(aInCall, "A in its call");
+    ex.execute(() -> { // C: queued while A blocks, so sysmon hands A's P to a new M for it
+      cRunning.countDown();
+      while (!releaseC.get()) {
+        Thread.onSpinWait(); // RUNNABLE, on the CPU: neither the detector nor the slice takes it
+      }
+    });
+    await(cRunning, "C holding the P: " + ex.stats());
+    return ex;
+  }
+
+  @Test
+  void aSpareWhoseTaskBlockedRunsTheNextQueuedTaskWithoutAProcessor() {
+    GmpExecutor ex = stage();
+    AtomicReference<Thread> dThread = new AtomicReference<>();
+    CountDownLatch dRan = new CountDownLatch(1);
+    AtomicInteger eRan = new AtomicInteger();
+    CountDownLatch eDone = new CountDownLatch(1);
+    ex.execute(() -> {
+      dThread.set(Thread.currentThread());
+      dRan.countDown();
+    });
+    ex.execute(() -> {
+      eRan.incrementAndGet();
+      eDone.countDown();
+    });
+    releaseA.countDown();
+
+    // The only P stays with C, so D can run now only on A's M, P-less (Go's way: it parks).
+    await(dRan, "D while C holds the only P: " + ex.stats() + BlockingTest.describeMs(ex));
+    assertSame(aThread.get(), dThread.get(), "D ran on the M whose call had lost its P");
+    // D did not block, so the chain ends there: A's M parks, E waits for the P.
+    awaitCondition(() -> "A's M parked after D: " + ex.stats() + BlockingTest.describeMs(ex),
+        TestSupport.LIVENESS_SECONDS, () -> ex.stats().idleThreads() == 1);
+    assertEquals(0, eRan.get(), "E ran P-less after a task that did not block");
+    assertEquals(0, ex.stats().spareThreads(), "A's M is a spare no more");
+    assertEquals(1, ex.sched.counters.runOns.sum(), "one task run on");
+
+    releaseC.set(true);
+    await(eDone, "E once C let go of the P");
+    assertEquals(1, eRan.get());
+  }
+
+  @Test
+  void theChainGoesOnWhileItsTasksBlock() {
+    GmpExecutor ex = stage();
+    AtomicReference<Thread> eThread = new AtomicReference<>();
+    CountDownLatch eRan = new CountDownLatch(1);
+    ex.execute(() -> {
+      try {
+        GmpExecutor.blocking(() -> null); // D blocks (a marked call, here without a P)
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    ex.execute(() -> {
+      eThread.set(Thread.currentThread());
+      eRan.countDown();
+    });
+    releaseA.countDown();
+
+    await(eRan, "E while C holds the only P: " + ex.stats() + BlockingTest.describeMs(ex));
+    assertSame(aThread.get(), eThread.get(), "D blocked, so A's M ran E too");
+    assertEquals(2, ex.sched.counters.runOns.sum(), "D and E run on");
+    releaseC.set(true);
+  }
+}
