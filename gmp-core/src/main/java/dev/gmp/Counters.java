@@ -30,7 +30,7 @@ final class Counters {
   /** Ps taken back from an idle M that was late to pick them up (Idle#takeLateHandoffLocked). */
   final LongAdder lateHandoffTakes = new LongAdder();
 
-  /** Tasks a spare ran P-less after its task blocked (SchedulingLoop#runOnLocked). */
+  /** Tasks a spare ran P-less after its task blocked (Spares#runOnLocked). */
   final LongAdder runOns = new LongAdder();
 
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */

@@ -259,7 +259,7 @@ final class GlobalQueue {
   }
 
   /**
-   * The next G for a spare to run P-less (SchedulingLoop#runOnLocked): never a locked G, and
+   * The next G for a spare to run P-less (Spares#runOnLocked): never a locked G, and
    * nothing while one waits, since returning calls go ahead of new work and need a P. Lock held.
    */
   G getForSpare() {

@@ -235,7 +235,7 @@ final class Idle extends IdlePad2 {
   }
 
   /**
-   * An M that lost its P (a retake; a spare whose task is done: SchedulingLoop.reacquire; a
+   * An M that lost its P (a retake; a spare whose task is done: Spares.reacquire; a
    * blocking call past the spare budget: Syscall) finds none idle while work is queued: take back
    * a P handed to an idle M more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has
    * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on

@@ -110,9 +110,44 @@ final class M implements Runnable {
   /**
    * This spare's task made a blocking call that ran without its P (the call lost it, or ran
    * P-less): once the task is done and no P is to be had, the M may run the next queued task
-   * P-less instead of parking (SchedulingLoop#runOnLocked). Only the M's own thread touches it.
+   * P-less instead of parking (Spares#runOnLocked). Only the M's own thread touches it.
    */
   boolean runOnCredit;
+
+  /** The task this M runs was taken by Spares#runOnLocked. Own thread only. */
+  boolean ranOn;
+
+  /**
+   * A task run on that did not block (CPU work, run beside the Ps' own: oversubscription) makes
+   * this M pass up its next chances to run on, 1, 2, 4, ... up to {@link #RUN_ON_MAX_BACKOFF}
+   * of them; one that blocked clears it. Among many short calls every gamble wins and nothing is
+   * skipped; among CPU tasks with a call now and then (BlockingMix) the gambles fade out. Local to
+   * the M (own thread only): no shared write per task.
+   */
+  private int runOnBackoff;
+
+  private int runOnSkips;
+
+  static final int RUN_ON_MAX_BACKOFF = 64;
+
+  void runOnOutcome(boolean blocked) {
+    if (blocked) {
+      runOnBackoff = 0;
+      runOnSkips = 0;
+    } else {
+      runOnBackoff = Math.min(RUN_ON_MAX_BACKOFF, Math.max(1, runOnBackoff * 2));
+      runOnSkips = runOnBackoff;
+    }
+  }
+
+  /** Whether this chance to run on is taken (false: one skipped, per runOnOutcome). */
+  boolean mayRunOn() {
+    if (runOnSkips > 0) {
+      runOnSkips--;
+      return false;
+    }
+    return true;
+  }
 
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;

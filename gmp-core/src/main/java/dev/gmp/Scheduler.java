@@ -30,12 +30,13 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  * seeds: {@link G}, {@link M}, {@link P}; {@link RunQueue} (runq + runnext); {@link GlobalQueue}
  * (sched.runq + the injection side); {@link Idle} (pidle, midle, spinning, wakep / startm / stopm
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / execute); {@link Steal}
- * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Sysmon} and {@link Retake};
- * {@link Resize} (procresize); {@link Threads} (allm, newm, check-in, mexit); {@link
- * ThreadTable} (the current M); {@link Lifecycle} (shutdown, tidy, terminate); {@link Counters}
- * (stats); {@link GFree} (gfput / gfget); {@link Timers}, {@link TimerSleeper}, {@link
- * TimerHeap}, {@link ScheduledTask} (p.timers, checkTimers, pollUntil); {@link Carriers} (JDK
- * virtual threads carried by the Ms) and {@link VirtualThreads} (the JDK-internal adapter).
+ * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Spares} (an M without a
+ * P: reacquire, run on); {@link Sysmon} and {@link Retake}; {@link Resize} (procresize); {@link
+ * Threads} (allm, newm, check-in, mexit); {@link ThreadTable} (the current M); {@link
+ * Lifecycle} (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput /
+ * gfget); {@link Timers}, {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask}
+ * (p.timers, checkTimers, pollUntil); {@link Carriers} (JDK virtual threads carried by the Ms)
+ * and {@link VirtualThreads} (the JDK-internal adapter).
  *
  * <h2>Implementation overview</h2>
  *
@@ -65,6 +66,10 @@ abstract class SchedulerPad1 extends SchedulerGoid {
  *   <li>mcount counts Ms from allocm until mexit or write-off; an M whose thread never checks in
  *       is written off ({@link Threads}) and its nextp P given back, so no P stays in transit
  *       to a thread that will never run.
+ *   <li>Task code outside blocking calls runs on at most gomaxprocs Ms holding Ps plus nmspare
+ *       spares, each P-less and counted until it looks for a P again (finishing the task whose
+ *       call lost its P, Syscall, or running on, Spares#runOnLocked); nmspare never
+ *       exceeds maxSpareThreads.
  *   <li>A G is on at most one queue; a G taken from the global queue is marked {@code taken}, and
  *       an outside submitter that lost the race with shutdown withdraws its G only if it is not.
  * </ul>

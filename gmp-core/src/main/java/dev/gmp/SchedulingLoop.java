@@ -146,7 +146,7 @@ final class SchedulingLoop {
     for (; ; ) {
       P pp = m.p;
       if (pp == null) {
-        G run = reacquire(m);
+        G run = Spares.reacquire(m);
         if (run != RETRY) {
           m.inheritTime = false;
           return run; // null: exit; else a G to run P-less (runOnLocked)
@@ -259,77 +259,6 @@ final class SchedulingLoop {
         return null;
       }
     }
-  }
-
-  /**
-   * Finds a P for an M that has none (after a retake): {@link #RETRY} once it holds one, a G to
-   * run P-less (runOnLocked), or null if the M must exit.
-   */
-  static G reacquire(M m) {
-    Scheduler s = m.sched;
-    for (; ; ) {
-      P pp;
-      G runOn = null;
-      s.lock.lock();
-      try {
-        boolean credit = m.runOnCredit;
-        m.runOnCredit = false;
-        if (m.spare) { // a task finished P-less after its blocking call (Syscall): spare no more
-          m.spare = false;
-          s.threads.nmspare--;
-          Lifecycle.tryTidyLocked(s);
-        }
-        pp = s.idle.pidleget();
-        if (pp == null) {
-          pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
-        }
-        if (pp == null) {
-          // Or one an idle M is late to pick up. Here, not in stopm: an M that merely found
-          // nothing to do would take back the spinner wakep just started for it, a wasted
-          // wake-up per park (forkJoinTree at parallelism 2: ~1.3 -> ~1.6 ms).
-          pp = s.idle.takeLateHandoffLocked(m);
-        }
-        if (pp == null && credit) {
-          runOn = runOnLocked(s, m);
-        }
-      } finally {
-        s.lock.unlock();
-      }
-      if (runOn != null) {
-        return runOn;
-      }
-      if (pp == null) {
-        return s.idle.stopm(m) ? RETRY : null;
-      }
-      if (s.acquirep(m, pp)) {
-        return RETRY;
-      }
-    }
-  }
-
-  /**
-   * A spare whose task blocked (its call lost the P, or ran P-less) finds no P: rather than park
-   * and leave the next queued task to a P-holding M, it runs that task P-less, still counted as
-   * a spare, as ForkJoinPool's compensated worker runs on past the parallelism when its block
-   * ends. A deviation from Go (a G without a P never runs there): on the JVM the thread is awake
-   * already, while a P reaches a parked M only through a wake-up, so with many short calls the
-   * calls in flight stop growing where returning Ms park as often as sysmon wakes one
-   * (docs/benchmarks.md, "Spares run on"). The chain ends at a task that does not block (CPU work
-   * stays within the parallelism), past the spare budget, at shutdownNow, and while a returning
-   * call waits for a P (GlobalQueue#getForSpare). Switch gmp.spareRunOn. Lock held.
-   */
-  private static G runOnLocked(Scheduler s, M m) {
-    if (!Switches.SPARE_RUN_ON
-        || s.runState >= Scheduler.STOP
-        || s.threads.nmspare >= s.config.maxSpareThreads()) {
-      return null;
-    }
-    G gp = s.global.getForSpare();
-    if (gp != null) {
-      s.retake.markSpareLocked(m);
-      s.counters.runOns.increment();
-    }
-    return gp;
   }
 
   /** dropP's answer "look again from the top" (the P is dead, or needspinning made us spin). */

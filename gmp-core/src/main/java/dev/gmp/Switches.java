@@ -101,7 +101,7 @@ final class Switches {
 
   /**
    * How long (nanoseconds) a P may sit in an idle M's hand-off, that M not yet running, before an
-   * M that lost its P and needs one while work is queued (SchedulingLoop.reacquire; a blocking
+   * M that lost its P and needs one while work is queued (Spares.reacquire; a blocking
    * call past the spare budget) takes it back (Idle#takeLateHandoffLocked); 0 never does, as Go:
    * a P handed to a woken M is that M's. On a VM whose host steals CPU a woken thread can wait
    * hundreds of microseconds, while both Ps sit in transit and every returning M parks
@@ -111,7 +111,7 @@ final class Switches {
 
   /**
    * A spare whose task blocked and that finds no P runs the next queued task P-less instead of
-   * parking (SchedulingLoop#runOnLocked), within the spare budget, as ForkJoinPool's compensated
+   * parking (Spares#runOnLocked), within the spare budget, as ForkJoinPool's compensated
    * workers run on; false parks it until a P is handed over, as Go does (docs/benchmarks.md).
    */
   static final boolean SPARE_RUN_ON = flag("gmp.spareRunOn", true);

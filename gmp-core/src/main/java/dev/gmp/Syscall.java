@@ -21,7 +21,7 @@ final class Syscall {
     M m = ThreadTable.currentM();
     if (m == null || m.p == null) {
       if (m != null) {
-        m.runOnCredit = true; // a spare's task blocks: it may run on (SchedulingLoop#runOnLocked)
+        m.runOnCredit = true; // a spare's task blocks: it may run on (Spares#runOnLocked)
       }
       return work.call();
     }
@@ -111,10 +111,10 @@ final class Syscall {
             && s.threads.nmspare < s.config.maxSpareThreads()
             && s.runState < Scheduler.STOP) {
           // No P, but the spare budget has room: finish the task P-less, as a spare (counted
-          // until the M looks for a P again: SchedulingLoop.reacquire), rather than wait for a
+          // until the M looks for a P again: Spares.reacquire), rather than wait for a
           // P while its thread holds the stack. What it submits meanwhile goes to the global queue.
           s.retake.markSpareLocked(m); // dropOrphanLocked above cleared it
-          m.runOnCredit = true; // its task blocked: SchedulingLoop#runOnLocked
+          m.runOnCredit = true; // its task blocked: Spares#runOnLocked
           gp.setStatus(G.Grunning);
           return;
         }
@@ -122,7 +122,7 @@ final class Syscall {
           // Past the budget: a P an idle M is late to pick up, rather than wait for one. Not
           // before the spare: the late M runs the queued work beside the spare's task, and taking
           // its P cost BlockingMix (1 ms calls, parallelism 1) 30-45%. A spare that then needs a
-          // P takes one back in SchedulingLoop.reacquire.
+          // P takes one back in Spares.reacquire.
           pp = s.idle.takeLateHandoffLocked(m);
         }
         if (pp == null) {

@@ -203,7 +203,7 @@ class LateHandoffTest {
   }
 
   /**
-   * The stall this is for: a spare whose task is done needs a P (SchedulingLoop.reacquire) while
+   * The stall this is for: a spare whose task is done needs a P (Spares.reacquire) while
    * the only free P sits late in an idle M's hand-off and work is queued. It takes the P back
    * instead of parking beside it (without the take-back, reacquire parks and this test times out).
    */
@@ -222,7 +222,7 @@ class LateHandoffTest {
 
     java.util.concurrent.FutureTask<Boolean> r =
         new java.util.concurrent.FutureTask<>(
-            () -> SchedulingLoop.reacquire(spare) == SchedulingLoop.RETRY);
+            () -> Spares.reacquire(spare) == SchedulingLoop.RETRY);
     Thread t = new Thread(r, "late-handoff-reacquire");
     t.setDaemon(true); // if it parks (the bug), it stays parked: nothing will wake it
     t.start();

@@ -3,7 +3,9 @@ package dev.gmp;
 import static dev.gmp.TestSupport.await;
 import static dev.gmp.TestSupport.awaitCondition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A spare whose task blocked runs the next queued task without a P when none is to be had
- * (SchedulingLoop#runOnLocked), and keeps doing so only while its tasks block. The stage, at
+ * (Spares#runOnLocked), and keeps doing so only while its tasks block. The stage, at
  * parallelism 1 with a time slice nobody reaches: task A blocks in a marked call, sysmon hands
  * its P to a second M, which runs C, a task that spins until the test lets it go and so holds the
  * only P; D and E are queued behind it. When A's call returns, A's M finds no P.
@@ -33,7 +35,11 @@ class SpareRunOnTest {
   private GmpExecutor stage() {
     GmpExecutor ex =
         tracked.track(
-            GmpExecutor.builder().parallelism(1).timeSlice(Duration.ofHours(1)).name("runon").build());
+            GmpExecutor.builder()
+                .parallelism(1)
+                .timeSlice(Duration.ofHours(1))
+                .name("runon")
+                .build());
     ex.execute(() -> {
       aThread.set(Thread.currentThread());
       try {
@@ -87,6 +93,41 @@ class SpareRunOnTest {
     releaseC.set(true);
     await(eDone, "E once C let go of the P");
     assertEquals(1, eRan.get());
+  }
+
+  /** Chances taken (true) and passed up, in order, over {@code n} chances. */
+  private static String chances(M m, int n) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      b.append(m.mayRunOn() ? 'T' : '-');
+    }
+    return b.toString();
+  }
+
+  @Test
+  void eachTaskRunOnThatDidNotBlockDoublesTheChancesPassedUpAndOneThatBlockedClearsThem() {
+    Scheduler s =
+        new Scheduler(
+            new Config(1, 64, 8, 10_000_000L, 60_000_000_000L, "backoff", Thread::new, null, null),
+            false);
+    M m = new M(s, 1);
+    assertEquals("TTT", chances(m, 3), "no miss yet: every chance taken");
+    m.runOnOutcome(false);
+    assertEquals("-T", chances(m, 2));
+    m.runOnOutcome(false);
+    assertEquals("--T", chances(m, 3));
+    m.runOnOutcome(false);
+    assertEquals("----T", chances(m, 5));
+    for (int i = 0; i < 10; i++) {
+      m.runOnOutcome(false);
+    }
+    String capped = chances(m, M.RUN_ON_MAX_BACKOFF + 1);
+    assertEquals(M.RUN_ON_MAX_BACKOFF, capped.indexOf('T'), "capped: " + capped);
+    m.runOnOutcome(false);
+    m.runOnOutcome(true); // a task that blocked: the gamble pays again
+    assertTrue(m.mayRunOn(), "cleared by a task that blocked");
+    m.runOnOutcome(false);
+    assertFalse(m.mayRunOn(), "one miss after the reset: one chance passed up");
   }
 
   @Test
