@@ -187,6 +187,7 @@ ABLATIONS=(
   "exitsyscallTake=false|-Dgmp.exitsyscallTake=false"
   "staleSpinnerNanos=0|-Dgmp.staleSpinnerNanos=0"
   "lateHandoffNanos=0|-Dgmp.lateHandoffNanos=0"
+  "spareRunOn=false|-Dgmp.spareRunOn=false"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'
