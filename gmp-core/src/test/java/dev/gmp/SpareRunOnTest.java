@@ -89,6 +89,8 @@ class SpareRunOnTest {
     assertEquals(0, eRan.get(), "E ran P-less after a task that did not block");
     assertEquals(0, ex.stats().spareThreads(), "A's M is a spare no more");
     assertEquals(1, ex.sched.counters.runOns.sum(), "one task run on");
+    String dump = ex.dump();
+    assertTrue(dump.contains(" runons=1"), dump);
 
     releaseC.set(true);
     await(eDone, "E once C let go of the P");
