@@ -11,19 +11,6 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntToLongFunction;
 
-/** Padding around Go's sched.goidgen, which every P bumps once per 16 spawns. */
-abstract class SchedulerPad0 {
-  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-abstract class SchedulerGoid extends SchedulerPad0 {
-  volatile long goidgen = 1;
-}
-
-abstract class SchedulerPad1 extends SchedulerGoid {
-  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
-}
-
 /**
  * The scheduler's root (Go's {@code schedt}): allp, the run state, the lock, and the entry points
  * that make a task runnable (newproc). Everything else is one concept per class, named as in the
