@@ -1,0 +1,35 @@
+package dev.gmp;
+
+/*
+ * Padding: head (CASed by every consumer), tail (written by the owner) and runnext (CASed by the
+ * owner and thieves) each sit on their own pair of cache lines. The JVM lays out superclass fields
+ * first, so a chain of classes is the only flag-free way to order fields (@Contended needs
+ * -XX:-RestrictContended, which a drop-in library cannot ask for).
+ */
+abstract class RunQueuePad0 {
+  long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+abstract class RunQueueHead extends RunQueuePad0 {
+  volatile int head;
+}
+
+abstract class RunQueuePad1 extends RunQueueHead {
+  long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34, p35;
+}
+
+abstract class RunQueueTail extends RunQueuePad1 {
+  volatile int tail;
+}
+
+abstract class RunQueuePad2 extends RunQueueTail {
+  long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54, p55;
+}
+
+abstract class RunQueueNext extends RunQueuePad2 {
+  volatile G runnext;
+}
+
+abstract class RunQueuePad3 extends RunQueueNext {
+  long p60, p61, p62, p63, p64, p65, p66, p67, p68, p69, p70, p71, p72, p73, p74, p75;
+}
