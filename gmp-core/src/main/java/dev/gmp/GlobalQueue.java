@@ -263,13 +263,7 @@ final class GlobalQueue {
    * nothing while one waits, since returning calls go ahead of new work and need a P. Lock held.
    */
   G getForSpare() {
-    if (lockedCount != 0) {
-      return null;
-    }
-    transfer(1);
-    G g = takeHead();
-    size = count + lockedCount;
-    return g;
+    return lockedCount != 0 ? null : get();
   }
 
   /**

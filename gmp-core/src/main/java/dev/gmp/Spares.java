@@ -40,7 +40,7 @@ final class Spares {
           // wake-up per park (forkJoinTree at parallelism 2: ~1.3 -> ~1.6 ms).
           pp = s.idle.takeLateHandoffLocked(m);
         }
-        if (pp == null && credit && m.mayRunOn()) {
+        if (pp == null && credit) {
           runOn = runOnLocked(s, m);
         }
       } finally {
@@ -73,7 +73,9 @@ final class Spares {
   private static G runOnLocked(Scheduler s, M m) {
     if (!Switches.SPARE_RUN_ON
         || s.runState >= Scheduler.STOP
-        || s.threads.nmspare >= s.config.maxSpareThreads()) {
+        || s.threads.nmspare >= s.config.maxSpareThreads()
+        || s.global.liveSizeLocked() == 0 // nothing to run: no chance, so none passed up either
+        || !m.mayRunOn()) {
       return null;
     }
     G gp = s.global.getForSpare();

@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,6 +31,19 @@ class SpareRunOnTest {
   private final CountDownLatch cRunning = new CountDownLatch(1);
   private final AtomicBoolean releaseC = new AtomicBoolean();
   private final AtomicReference<Thread> aThread = new AtomicReference<>();
+
+  /** Lets A and C go even when an assertion failed, so that the executor can terminate. */
+  @AfterEach
+  void releaseAll() {
+    releaseA.countDown();
+    releaseC.set(true);
+  }
+
+  /** Waits for {@code latch}, describing the executor as it is when the wait fails. */
+  private static void awaitLatch(CountDownLatch latch, GmpExecutor ex, String what) {
+    awaitCondition(() -> what + ": " + ex.stats() + BlockingTest.describeMs(ex),
+        TestSupport.LIVENESS_SECONDS, () -> latch.getCount() == 0);
+  }
 
   /** A in its call, C holding the only P (on another M). */
   private GmpExecutor stage() {
@@ -59,7 +73,7 @@ class SpareRunOnTest {
         Thread.onSpinWait(); // RUNNABLE, on the CPU: neither the detector nor the slice takes it
       }
     });
-    await(cRunning, "C holding the P: " + ex.stats());
+    awaitLatch(cRunning, ex, "C holding the P");
     return ex;
   }
 
@@ -81,7 +95,7 @@ class SpareRunOnTest {
     releaseA.countDown();
 
     // The only P stays with C, so D can run now only on A's M, P-less (Go's way: it parks).
-    await(dRan, "D while C holds the only P: " + ex.stats() + BlockingTest.describeMs(ex));
+    awaitLatch(dRan, ex, "D while C holds the only P");
     assertSame(aThread.get(), dThread.get(), "D ran on the M whose call had lost its P");
     // D did not block, so the chain ends there: A's M parks, E waits for the P.
     awaitCondition(() -> "A's M parked after D: " + ex.stats() + BlockingTest.describeMs(ex),
@@ -150,9 +164,8 @@ class SpareRunOnTest {
     });
     releaseA.countDown();
 
-    await(eRan, "E while C holds the only P: " + ex.stats() + BlockingTest.describeMs(ex));
+    awaitLatch(eRan, ex, "E while C holds the only P");
     assertSame(aThread.get(), eThread.get(), "D blocked, so A's M ran E too");
     assertEquals(2, ex.sched.counters.runOns.sum(), "D and E run on");
-    releaseC.set(true);
   }
 }
