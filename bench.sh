@@ -188,6 +188,7 @@ ABLATIONS=(
   "staleSpinnerNanos=0|-Dgmp.staleSpinnerNanos=0"
   "lateHandoffNanos=0|-Dgmp.lateHandoffNanos=0"
   "spareRunOn=false|-Dgmp.spareRunOn=false"
+  "precountCalls=false|-Dgmp.precountCalls=false"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'

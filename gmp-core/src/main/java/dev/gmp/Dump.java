@@ -90,7 +90,7 @@ final class Dump {
           .append(" curg=").append(g == null ? "-" : "G" + g.goid)
           // Racy reads of the M's own flags (display only, see the class comment).
           .append(" spinning=").append(m.spinning)
-          .append(" spare=").append(m.spare)
+          .append(" spare=").append(m.spare())
           .append(" idle=").append(m.onIdleList)
           .append('\n');
     }

@@ -28,7 +28,9 @@ package dev.gmp;
  * @param retakes Ps taken from a blocked or long-running M (by sysmon, or by a marked blocking
  *     call itself when tasks were already waiting)
  * @param preemptionRequests time slices sysmon found expired
- * @param spareThreads Ms running a task without a P after a retake
+ * @param spareThreads Ms counted against the spare budget ({@code maxSpareThreads}): running a
+ *     task without a P after a retake, or in a blocking call that counted itself as it started
+ *     because tasks were waiting (docs/design.md, section 3)
  * @param sysmonWakeups rounds sysmon has run
  * @param threadsCreated worker threads (Ms) ever created
  * @param peakThreads the most worker threads alive at once; never more than parallelism +

@@ -27,6 +27,8 @@ final class M implements Runnable {
       AtomicReferenceFieldUpdater.newUpdater(M.class, G.class, "curg");
   private static final AtomicLongFieldUpdater<M> U_COMPLETED =
       AtomicLongFieldUpdater.newUpdater(M.class, "completed");
+  private static final AtomicIntegerFieldUpdater<M> U_SPARE =
+      AtomicIntegerFieldUpdater.newUpdater(M.class, "spare");
   private static final AtomicLongFieldUpdater<M> U_STEALS =
       AtomicLongFieldUpdater.newUpdater(M.class, "steals");
 
@@ -96,8 +98,15 @@ final class M implements Runnable {
   M schedlink;
   boolean onIdleList;
 
-  /** Runs a task without a live P after a retake (counted in Threads.nmspare); under the lock. */
-  boolean spare;
+  /**
+   * 1 while counted in Threads.nmspare: the M runs a task without a live P (its call lost the P,
+   * sysmon retook it, or it runs on), or counted itself for a call that work waits behind
+   * (Syscall#entersyscall). Set by whoever counts it (markSpare), cleared by the M itself.
+   */
+  private volatile int spare;
+
+  /** The token of the call this M counted itself for, while it runs (0: none); own writes. */
+  volatile long precountTok;
 
   /**
    * The next sleep skips the idle spin: set by the M itself when it lets go of a P that was
@@ -117,37 +126,10 @@ final class M implements Runnable {
   /** The task this M runs was taken by Spares#runOnLocked. Own thread only. */
   boolean ranOn;
 
-  /**
-   * A task run on that did not block (CPU work, run beside the Ps' own: oversubscription) makes
-   * this M pass up its next chances to run on, 1, 2, 4, ... up to {@link #RUN_ON_MAX_BACKOFF}
-   * of them; one that blocked clears it. Among many short calls every gamble wins and nothing is
-   * skipped; among CPU tasks with a call now and then (BlockingMix) the gambles fade out. Local to
-   * the M (own thread only): no shared write per task.
-   */
-  private int runOnBackoff;
+  /** The run-on backoff (Spares#runOnOutcome): own thread only, no shared write per task. */
+  int runOnBackoff;
 
-  private int runOnSkips;
-
-  static final int RUN_ON_MAX_BACKOFF = 64;
-
-  void runOnOutcome(boolean blocked) {
-    if (blocked) {
-      runOnBackoff = 0;
-      runOnSkips = 0;
-    } else {
-      runOnBackoff = Math.min(RUN_ON_MAX_BACKOFF, Math.max(1, runOnBackoff * 2));
-      runOnSkips = runOnBackoff;
-    }
-  }
-
-  /** Whether this chance to run on is taken (false: one skipped, per runOnOutcome). */
-  boolean mayRunOn() {
-    if (runOnSkips > 0) {
-      runOnSkips--;
-      return false;
-    }
-    return true;
-  }
+  int runOnSkips;
 
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
@@ -253,6 +235,23 @@ final class M implements Runnable {
     x ^= x << 5;
     rand = x;
     return x & Integer.MAX_VALUE;
+  }
+
+  boolean spare() {
+    return spare != 0;
+  }
+
+  /**
+   * Counts this M, with a budget reservation in hand, if nobody has. CAS: a call counting itself
+   * races sysmon counting it for a retake of its running task; the loser gives its place back.
+   */
+  boolean markSpare() {
+    return U_SPARE.compareAndSet(this, 0, 1);
+  }
+
+  /** The M itself stops being a spare (volatile: a retake reading it set relies on it). */
+  void clearSpare() {
+    spare = 0;
   }
 
   /** The woken M's side of a hand-off: getAndSet, so it and a take-back's CAS have one winner. */

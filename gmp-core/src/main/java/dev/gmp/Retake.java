@@ -25,8 +25,11 @@ final class Retake {
    */
   private volatile long longCallNanos;
 
-  /** A wake-up of an idle M takes about this long on the JVM (tens of us on a loaded VM). */
-  static final long WAKE_NANOS = 50_000;
+  /**
+   * What an eager hand-off costs in CPU (an unpark, a context switch, the woken M's first steps),
+   * not its latency (tens of us on a loaded VM, measured 25-60): see returnComesSoon.
+   */
+  static final long WAKE_NANOS = 5_000;
 
   Retake(Scheduler s) {
     this.s = s;
@@ -40,13 +43,16 @@ final class Retake {
 
   /**
    * entersyscall's eager hand-off asks: will a spare's call return (and take this P awake,
-   * takeSyscallPLocked) sooner than an idle M could be woken for it? With n spares in calls of
-   * average length d, the next return is ~d/n away. Many short calls: yes, and the P waits a few
-   * microseconds for it instead of costing a park and an unpark per call (BlockingCalls 10 us:
-   * 210 -> 107 ms per 10,000). A few long calls (1 ms sleeps among CPU tasks): no, hand it off.
+   * Spares#takeFree) within about what a wake-up costs? With n spares in calls of average length
+   * d, the next return is ~d/n away. Then the P waits those few microseconds rather than cost a
+   * park and an unpark. Otherwise it is handed off: the woken M is a new runner whose calls keep
+   * going beside the others (the calls in flight grow), while a return only replaces the call
+   * that ended. The bound was the wake-up's latency (50 us) while returns queued on the
+   * scheduler lock; once they took Ps without it, growth paid: BlockingCalls 200 us x 1,000
+   * ~13 -> ~6 ms at 5 us (docs/benchmarks.md, "Returns without the lock").
    */
   boolean returnComesSoon() {
-    int n = s.threads.nmspare; // volatile read of a count kept under the lock: a hint
+    int n = s.threads.nmspare; // volatile read: a hint
     long d = longCallNanos; // 0 until a call has outlived its P: no evidence, hand off
     return Switches.EXITSYSCALL_TAKE && n > 0 && d > 0 && d < WAKE_NANOS * n;
   }
@@ -55,8 +61,9 @@ final class Retake {
    * Takes a P from an M in a marked blocking call and hands it on (sysmon's retake, or the call
    * itself when work waits: {@code eager}). The CAS Psyscall -> Pidle on the call's exact token
    * races the M's exitsyscall CAS; it runs under the lock so that an M whose CAS lost finds itself
-   * already marked spare when its slow path takes the lock (else nmspare could leak). Refused when
-   * the spare budget is spent: the call then keeps its P (mayHandOffLocked).
+   * already marked spare when its slow path takes the lock (else nmspare could leak); a call that
+   * counted itself (Syscall#entersyscall) needs no marking. Refused when the spare budget is
+   * spent: the call then keeps its P (reserveSpare).
    */
   boolean retakeSyscall(P pp, long tok, boolean eager) {
     M next;
@@ -67,11 +74,13 @@ final class Retake {
         return false;
       }
       M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
-      if (!pp.retakeSyscall(tok)) {
+      int r = reserveSpare(mp);
+      boolean won = r >= 0 && pp.retakeSyscall(tok);
+      settleSpare(mp, r, won);
+      if (!won) {
         return false;
       }
       pp.setM(null);
-      markSpareLocked(mp);
       from = mp == null ? -1 : mp.id;
       s.counters.retakes.increment();
       next = handoffLocked(pp);
@@ -100,9 +109,7 @@ final class Retake {
    * owned by no M, for the caller's acquirep; or null. Lock held.
    */
   P takeSyscallPLocked(M m) {
-    if (!Switches.EXITSYSCALL_TAKE
-        || s.threads.nmspare >= s.config.maxSpareThreads()
-        || s.runState >= Scheduler.STOP) {
+    if (!Switches.EXITSYSCALL_TAKE || s.runState >= Scheduler.STOP) {
       return null;
     }
     boolean globalWork = s.global.size() != 0;
@@ -124,12 +131,17 @@ final class Retake {
       return null;
     }
     M mp = best.m(); // read after the token: the CAS proves the token (and so this M) unchanged
-    if (mp == m || !best.retakeSyscall(bestRaw)) {
-      return null; // its call just returned (or is ours): it keeps the P
+    if (mp == m) {
+      return null; // our own call's: not a P to take
+    }
+    int r = reserveSpare(mp); // the budget: unless its call counted itself
+    boolean won = r >= 0 && best.retakeSyscall(bestRaw);
+    settleSpare(mp, r, won);
+    if (!won) {
+      return null; // its call just returned: it keeps the P
     }
     best.setM(null);
     m.parkAtOnce = false; // m's own field (the caller is m): it has a P again
-    markSpareLocked(mp);
     s.counters.retakes.increment();
     if (Jfr.on) {
       Jfr.retake(s, best.id, "syscall", mp == null ? -1 : mp.id, System.nanoTime() - bestWhen);
@@ -162,7 +174,11 @@ final class Retake {
           || procs.all[pp.id] != pp) {
         return false;
       }
-      if (!pp.casStatus(P.Prunning, P.Pdead)) { // CAS: races entersyscall and setParallelism
+      int r = reserveSpare(mp);
+      // CAS: races entersyscall (whose call may count mp meanwhile: settleSpare) and setParallelism
+      boolean won = r >= 0 && pp.casStatus(P.Prunning, P.Pdead);
+      settleSpare(mp, r, won);
+      if (!won) {
         return false;
       }
       if (blocked) {
@@ -173,7 +189,6 @@ final class Retake {
       s.procs = procs.replace(pp.id, np);
       s.timers.moveLocked(pp); // to np (procs holds it now); a late add by mp rehomes itself
       zombies.add(pp);
-      markSpareLocked(mp);
       s.counters.retakes.increment();
       if (detected) {
         s.counters.blockRetakes.increment();
@@ -195,11 +210,48 @@ final class Retake {
     return true;
   }
 
-  /** mp keeps its thread but lost its P: one more spare (counted once). Lock held. */
-  void markSpareLocked(M mp) {
-    if (mp != null && !mp.spare) {
-      mp.spare = true;
-      s.threads.nmspare++;
+  /**
+   * Before a CAS that takes mp's P: 0 if mp is counted already (its call counted itself:
+   * Syscall#entersyscall), 1 if a place in the budget is now reserved for it, -1 if the budget
+   * is spent (then the P stays: past the budget, calls keep their P). Reserving first keeps the
+   * count within maxSpareThreads while calls count themselves without the lock.
+   */
+  int reserveSpare(M mp) {
+    if (mp == null || mp.spare()) {
+      return 0;
+    }
+    return s.threads.tryAddSpare() ? 1 : -1;
+  }
+
+  /**
+   * After that CAS: won, mp is a spare, counted once (if its call counted itself meanwhile, our
+   * reservation goes back); lost, the reservation goes back.
+   */
+  void settleSpare(M mp, int reserved, boolean won) {
+    if (reserved == 1 && (!won || !mp.markSpare())) {
+      s.threads.removeSpare();
+    }
+  }
+
+  /**
+   * Counts m, which has no P, as a spare if the budget has room (a returning call, a task run
+   * on). m's own thread; nobody else counts a P-less M.
+   */
+  boolean addSelfAsSpare(M m) {
+    if (!s.threads.tryAddSpare()) {
+      return false;
+    }
+    if (!m.markSpare()) {
+      s.threads.removeSpare(); // counted already: cannot happen, as m has no P to be taken
+    }
+    return true;
+  }
+
+  /** m, holding a P again, stops being a spare (its own thread). */
+  void removeSelfAsSpare(M m) {
+    if (m.spare()) {
+      m.clearSpare();
+      s.threads.removeSpare();
     }
   }
 
@@ -221,9 +273,8 @@ final class Retake {
   boolean dropOrphanLocked(M m) {
     P pp = m.p;
     m.p = null;
-    if (m.spare) {
-      m.spare = false;
-      s.threads.nmspare--;
+    if (m.spare()) {
+      removeSelfAsSpare(m);
       m.parkAtOnce = true; // m's own field: every caller runs on m's thread
     }
     boolean moved = false;
@@ -287,14 +338,11 @@ final class Retake {
 
   /**
    * Whether a hand-off may take a thread: an idle M can have the P, or a new thread stays within
-   * parallelism + maxSpareThreads (the one spare budget, docs/design.md). With {@code
+   * the thread cap (the spare budget itself is reserveSpare's, docs/design.md). With {@code
    * idleOnly} (blocking()'s eager hand-off) only an idle M will do: a new thread takes longer to
    * start than a short call lasts, so that case is left to sysmon's next round. Lock held.
    */
   boolean mayHandOffLocked(boolean idleOnly) {
-    if (s.threads.nmspare >= s.config.maxSpareThreads()) {
-      return false;
-    }
     if (s.idle.midle != null) {
       return true;
     }

@@ -304,8 +304,11 @@ final class RunQueue extends RunQueuePad3 {
     return null;
   }
 
-  /** The ring's head taken by a non-owner (tail read with acquire), or null if empty. */
-  private G pollRingAsConsumer() {
+  /**
+   * The ring's head taken by a non-owner (tail read with acquire), or null if empty: also a
+   * P-less spare's run-on (Spares#runOnFree), which takes one G as a thief would.
+   */
+  G pollRingAsConsumer() {
     for (; ; ) {
       int h = head;
       int t = tail; // acquire: we are not the owner

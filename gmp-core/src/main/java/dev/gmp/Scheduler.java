@@ -28,8 +28,10 @@ import java.util.function.IntToLongFunction;
  * <h2>Implementation overview</h2>
  *
  * <p><b>Ownership.</b> One lock ({@link #lock}, Go's sched.lock) guards the global queue's array
- * and its consumer side, the idle-P and idle-M lists, mcount / allm / nmspare, the zombie list,
- * the starting list and the run-state transitions. The hot paths take no lock: a P's ring is
+ * and its consumer side, the idle-P and idle-M lists, mcount / allm, the zombie list, the
+ * starting list and the run-state transitions. nmspare changes by CAS only (a blocking call that
+ * work waits behind counts itself, and its return settles, without the lock: Spares#takeFree).
+ * The hot paths take no lock: a P's ring is
  * single-producer (its owner M) and multi-consumer (owner and thieves, by CAS on head); runnext
  * is CASed by owner and thieves; spinning counts are atomics; outside submitters inject without
  * the lock. Nothing done under the lock waits for another thread's progress, and no lock hold is
@@ -55,8 +57,9 @@ import java.util.function.IntToLongFunction;
  *       to a thread that will never run.
  *   <li>Task code outside blocking calls runs on at most gomaxprocs Ms holding Ps plus nmspare
  *       spares, each P-less and counted until it looks for a P again (finishing the task whose
- *       call lost its P, Syscall, or running on, Spares#runOnLocked); nmspare never
- *       exceeds maxSpareThreads.
+ *       call lost its P, Syscall, or running on, Spares); nmspare also counts the calls that
+ *       counted themselves, and never exceeds maxSpareThreads: every count is reserved before
+ *       the CAS that takes a P (Retake#reserveSpare).
  *   <li>A G is on at most one queue; a G taken from the global queue is marked {@code taken}, and
  *       an outside submitter that lost the race with shutdown withdraws its G only if it is not.
  * </ul>
@@ -93,8 +96,9 @@ import java.util.function.IntToLongFunction;
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
- * retake, the eager hand-off and another returning M's take (Retake#takeSyscallPLocked) on the P
- * status token (61-bit generation: no ABA); retakeRunning vs entersyscall and
+ * retake, the eager hand-off and another returning M's take (Retake#takeSyscallPLocked, or
+ * without the lock Spares#takeFree) on the P status token (61-bit generation: no ABA); a call
+ * counting itself vs sysmon counting it (M#markSpare); retakeRunning vs entersyscall and
  * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state; a late
  * idle M's pickup of its hand-off (M#takeNextp, Idle#stopm) vs another M taking it back
  * (M#cancelNextp, Idle#takeLateHandoffLocked) on that M's nextp.

@@ -9,25 +9,58 @@ final class Spares {
   private Spares() {}
 
   /**
+   * A task run on that did not block (CPU work, run beside the Ps' own: oversubscription) makes
+   * its M pass up its next chances to run on, 1, 2, 4, ... up to this many; one that blocked
+   * clears it. Among many short calls every gamble wins and nothing is skipped; among CPU tasks
+   * with a call now and then (BlockingMix) the gambles fade out.
+   */
+  static final int RUN_ON_MAX_BACKOFF = 64;
+
+  static void runOnOutcome(M m, boolean blocked) {
+    if (blocked) {
+      m.runOnBackoff = 0;
+      m.runOnSkips = 0;
+    } else {
+      m.runOnBackoff = Math.min(RUN_ON_MAX_BACKOFF, Math.max(1, m.runOnBackoff * 2));
+      m.runOnSkips = m.runOnBackoff;
+    }
+  }
+
+  /** Whether this chance to run on is taken (false: one passed up, per runOnOutcome). */
+  static boolean mayRunOn(M m) {
+    if (m.runOnSkips > 0) {
+      m.runOnSkips--;
+      return false;
+    }
+    return true;
+  }
+
+  /**
    * Finds a P for an M that has none (after a retake): {@link SchedulingLoop#RETRY} once it holds
    * one, a G to run P-less (runOnLocked), or null if the M must exit.
    */
   static G reacquire(M m) {
     Scheduler s = m.sched;
+    boolean credit = m.runOnCredit; // m's own fields
+    m.runOnCredit = false;
+    if (m.ranOn) { // the task this M ran on is done: did it block, as the gamble assumed?
+      m.ranOn = false;
+      runOnOutcome(m, credit);
+    }
+    if (takeFree(m)) {
+      return SchedulingLoop.RETRY;
+    }
+    G free = credit ? runOnFree(s, m) : null;
+    if (free != null) {
+      return free;
+    }
     for (; ; ) {
       P pp;
       G runOn = null;
       s.lock.lock();
       try {
-        boolean credit = m.runOnCredit;
-        m.runOnCredit = false;
-        if (m.ranOn) { // the task this M ran on is done: did it block, as the gamble assumed?
-          m.ranOn = false;
-          m.runOnOutcome(credit);
-        }
-        if (m.spare) { // a task finished P-less after its blocking call (Syscall): spare no more
-          m.spare = false;
-          s.threads.nmspare--;
+        if (m.spare()) { // a task finished P-less after its blocking call (Syscall): spare no more
+          s.retake.removeSelfAsSpare(m);
           Lifecycle.tryTidyLocked(s);
         }
         pp = s.idle.pidleget();
@@ -43,6 +76,7 @@ final class Spares {
         if (pp == null && credit) {
           runOn = runOnLocked(s, m);
         }
+        credit = false; // one chance per task, as before a retry
       } finally {
         s.lock.unlock();
       }
@@ -66,24 +100,129 @@ final class Spares {
    * already, while a P reaches a parked M only through a wake-up, so with many short calls the
    * calls in flight stop growing where returning Ms park as often as sysmon wakes one
    * (docs/benchmarks.md, "Spares run on"). The chain ends at a task that does not block (and the
-   * M then passes up its next chances, M#runOnOutcome: CPU work run beside the Ps' own only
+   * M then passes up its next chances, runOnOutcome: CPU work run beside the Ps' own only
    * oversubscribes the CPUs), past the spare budget, at shutdownNow, and while a returning call
    * waits for a P (GlobalQueue#getForSpare). Switch gmp.spareRunOn. Lock held.
    */
   private static G runOnLocked(Scheduler s, M m) {
     if (!Switches.SPARE_RUN_ON
         || s.runState >= Scheduler.STOP
-        || s.threads.nmspare >= s.config.maxSpareThreads()
         || s.global.liveSizeLocked() == 0 // nothing to run: no chance, so none passed up either
-        || !m.mayRunOn()) {
+        || !s.retake.addSelfAsSpare(m)) { // the budget (tryAddSpare: calls count without the lock)
       return null;
     }
-    G gp = s.global.getForSpare();
-    if (gp != null) {
-      s.retake.markSpareLocked(m);
-      s.counters.runOns.increment();
-      m.ranOn = true;
+    G gp = mayRunOn(m) ? s.global.getForSpare() : null;
+    if (gp == null) {
+      s.retake.removeSelfAsSpare(m);
+      return null;
     }
+    s.counters.runOns.increment();
+    m.ranOn = true;
     return gp;
+  }
+
+  /**
+   * A spare (counted) with no idle P to prefer takes the P of a blocking call that counted itself
+   * (Syscall#entersyscall) without the lock: the P's status CAS on the call's token settles the
+   * race with its return and with other takers; the victim is counted already, so this M's count
+   * simply ends (the count passes from the taker to the victim). False: nothing taken, this M is
+   * still counted and takes the locked path. Switch gmp.precountCalls.
+   */
+  static boolean takeFree(M m) {
+    Scheduler s = m.sched;
+    if (!Switches.PRECOUNT_CALLS
+        || !m.spare()
+        || s.idle.npidle != 0 // an idle P is better: the locked path takes it
+        || s.runState >= Scheduler.SHUTDOWN) { // shutdown's tidy-up counts spares under the lock
+      return false;
+    }
+    P pp = takeSyscallPFree(s, m);
+    if (pp == null) {
+      return false;
+    }
+    if (!s.acquirep(m, pp)) {
+      return false; // retired in transit (acquirep finished it off): still a spare
+    }
+    m.parkAtOnce = false;
+    s.retake.removeSelfAsSpare(m);
+    return true;
+  }
+
+  /**
+   * runOnLocked without the lock, for a spare counted already (its count carries over to the
+   * task it runs on): the G comes from a P's ring, taken as a thief takes one (a CAS on the
+   * ring's head), not from the global queue, whose consumer side needs the lock. The Ps' rings
+   * hold the batches their Ms took before their calls blocked: what waits for those calls to
+   * return. The same conditions as runOnLocked, and no idle P (the locked path takes that).
+   */
+  private static G runOnFree(Scheduler s, M m) {
+    if (!Switches.SPARE_RUN_ON
+        || !Switches.PRECOUNT_CALLS
+        || !m.spare()
+        || s.idle.npidle != 0
+        || s.runState >= Scheduler.SHUTDOWN) {
+      return null;
+    }
+    P[] all = s.procs.all;
+    int n = all.length;
+    int off = m.nextRandom() % n;
+    boolean chance = false;
+    for (int i = 0; i < n; i++) {
+      RunQueue q = all[(off + i) % n].runq;
+      if (q.ringSize() == 0) {
+        continue;
+      }
+      if (!chance && !mayRunOn(m)) { // a chance only where there is a G (as runOnLocked)
+        return null;
+      }
+      chance = true;
+      G gp = q.pollRingAsConsumer();
+      if (gp != null) {
+        s.counters.runOns.increment();
+        m.ranOn = true;
+        return gp;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Retake#takeSyscallPLocked without the lock, for calls that counted themselves only (their
+   * M's precountTok equals the P's status word: read after the status, so a stale token cannot
+   * match a newer call). The longest such call with work waiting is the victim. Returns the P,
+   * Pidle and owned by no M, for the caller's acquirep; or null.
+   */
+  private static P takeSyscallPFree(Scheduler s, M m) {
+    if (!Switches.EXITSYSCALL_TAKE) {
+      return null;
+    }
+    boolean globalWork = s.global.size() != 0;
+    P best = null;
+    M victim = null;
+    long bestRaw = 0;
+    long bestWhen = Long.MAX_VALUE;
+    for (P pp : s.procs.all) {
+      long raw = pp.statusRaw(); // volatile: the token for the CAS below
+      if (P.state(raw) != P.Psyscall || (!globalWork && pp.runq.isEmpty())) {
+        continue;
+      }
+      M mp = pp.m(); // after the status: the M that made this call, or a later owner (CAS fails)
+      long when = pp.syscallwhen();
+      if (mp != null && mp != m && mp.precountTok == raw && (best == null || when - bestWhen < 0)) {
+        best = pp;
+        victim = mp;
+        bestRaw = raw;
+        bestWhen = when;
+      }
+    }
+    if (best == null || !best.retakeSyscall(bestRaw)) { // CAS: its return and other takers race
+      return null;
+    }
+    best.setM(null);
+    s.counters.retakes.increment();
+    if (Jfr.on) {
+      Jfr.retake(s, best.id, "syscall", victim.id, System.nanoTime() - bestWhen);
+    }
+    return best;
   }
 }

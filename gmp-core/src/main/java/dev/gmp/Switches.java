@@ -116,6 +116,15 @@ final class Switches {
    */
   static final boolean SPARE_RUN_ON = flag("gmp.spareRunOn", true);
 
+  /**
+   * A blocking call that work waits behind counts its M against the spare budget as it starts
+   * (Syscall#entersyscall), so that its return, and a P-less M taking its P, need no lock: the
+   * victim is counted already and the returning M knows it is (Spares#takeSyscallPFree). False:
+   * every return that lost its P settles under the scheduler lock, which many short calls queue
+   * on (docs/benchmarks.md).
+   */
+  static final boolean PRECOUNT_CALLS = flag("gmp.precountCalls", true);
+
   private static boolean flag(String name, boolean dflt) {
     String v = System.getProperty(name);
     return v == null ? dflt : Boolean.parseBoolean(v.trim());

@@ -39,24 +39,37 @@ final class Syscall {
 
   static void entersyscall(M m, G gp) {
     P pp = m.p;
+    Scheduler s = m.sched;
     long now = System.nanoTime();
     pp.setSyscallwhen(now);
     gp.setBlockedAt(now); // for the dump: one opaque store, the clock is read for sysmon anyway
     pp.incSyscalltick();
     m.oldp = pp;
+    boolean workWaits = !pp.runq.isEmpty() || s.global.size() != 0;
+    // Work waits, so this call's P will likely be taken: count the M against the spare budget
+    // now, before the P shows Psyscall, so that whoever takes it needs no lock to count us and
+    // our return needs none to know we are counted (Spares#takeFree). Past the budget: not
+    // counted, and nobody may take the P (Retake#reserveSpare).
+    boolean precounted = Switches.PRECOUNT_CALLS && workWaits && s.retake.reserveSpare(m) == 1;
+    if (precounted && !m.markSpare()) { // sysmon counted us for a retake of our running task
+      s.threads.removeSpare();
+      precounted = false;
+    }
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
     // and exitsyscall takes the slow path (token -1).
     long tok = pp.enterSyscall();
     m.syscallToken = tok;
-    Scheduler s = m.sched;
+    if (precounted && tok != -1) {
+      m.precountTok = tok; // volatile, after the CAS: a taker reads the status first
+    }
     // Go's entersyscallblock: blocking() says the call blocks, so if tasks are already waiting
     // (on this P, or globally), hand the P on now rather than after sysmon's next round, as
     // ForkJoinPool.managedBlock compensates at once. The same retake sysmon would do, so
     // exitsyscall's fast path fails on the token and takes the slow path.
     if (Switches.EAGER_HANDOFF
         && tok != -1
-        && (!pp.runq.isEmpty() || s.global.size() != 0)
+        && workWaits
         // A racy hint (rechecked under the lock): no idle M, no eager hand-off (unless it may
         // start a thread).
         && (Switches.EAGER_HANDOFF_NEW_THREAD || s.idle.midle != null)
@@ -82,6 +95,10 @@ final class Syscall {
     if (Mutations.EXITSYSCALL_NO_CAS
         ? pp.status() == P.Psyscall && Mutations.setRunning(pp)
         : pp.exitSyscall(m.syscallToken)) {
+      if (m.spare()) { // counted for this call (nobody else counts an M whose P it did not take)
+        m.precountTok = 0;
+        m.sched.retake.removeSelfAsSpare(m);
+      }
       gp.setStatus(G.Grunning);
       if (Jfr.on) {
         Jfr.procState(m.sched, pp.id, P.Prunning, m);
@@ -94,6 +111,21 @@ final class Syscall {
   private static void exitsyscallSlow(M m, G gp, P oldp) {
     Scheduler s = m.sched;
     s.retake.noteLongCall(System.nanoTime() - gp.blockedAt());
+    m.precountTok = 0;
+    if (Switches.PRECOUNT_CALLS
+        && m.spare() // counted (by itself, or by the retake that took the P): no lock to know
+        && oldp.status() != P.Pdead // a retired P is finished off under the lock
+        && s.idle.npidle == 0 // an idle P is better: the locked path takes it
+        && s.runState < Scheduler.SHUTDOWN) {
+      m.p = null;
+      gp.setStatus(G.Grunning);
+      if (!Spares.takeFree(m)) {
+        // Finish the task P-less, as the locked path's spare below: counted already.
+        m.parkAtOnce = true;
+        m.runOnCredit = true; // its task blocked: Spares#runOnLocked
+      }
+      return;
+    }
     for (; ; ) {
       P pp;
       s.lock.lock();
@@ -108,12 +140,11 @@ final class Syscall {
         }
         if (pp == null
             && Switches.EXITSYSCALL_SPARE
-            && s.threads.nmspare < s.config.maxSpareThreads()
-            && s.runState < Scheduler.STOP) {
+            && s.runState < Scheduler.STOP
+            && s.retake.addSelfAsSpare(m)) { // dropOrphanLocked above uncounted it
           // No P, but the spare budget has room: finish the task P-less, as a spare (counted
           // until the M looks for a P again: Spares.reacquire), rather than wait for a
           // P while its thread holds the stack. What it submits meanwhile goes to the global queue.
-          s.retake.markSpareLocked(m); // dropOrphanLocked above cleared it
           m.runOnCredit = true; // its task blocked: Spares#runOnLocked
           gp.setStatus(G.Grunning);
           return;

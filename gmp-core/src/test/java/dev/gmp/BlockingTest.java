@@ -39,7 +39,7 @@ class BlockingTest {
   static String describeMs(GmpExecutor ex) {
     StringBuilder b = new StringBuilder();
     for (M m : ex.sched.threads.allm) {
-      b.append(' ').append(m).append("{spare=").append(m.spare).append(", p=").append(m.p)
+      b.append(' ').append(m).append("{spare=").append(m.spare()).append(", p=").append(m.p)
           .append(", curg=").append(m.curg() == null ? null : G.statusName(m.curg().status()))
           .append('}');
     }

@@ -179,19 +179,18 @@ class LateHandoffTest {
       assertSame(p0, late.nextp, "P0 handed to the idle M");
       age(p0, TimeUnit.SECONDS.toNanos(1));
       if (budget == 1) {
-        sc.lock.lock();
-        try {
-          sc.retake.markSpareLocked(new M(sc, 4)); // the one spare slot is someone else's
-        } finally {
-          sc.lock.unlock();
-        }
+        // The one spare slot is someone else's when the call returns: what the locked slow path
+        // can meet (it uncounts the caller, and a call counting itself takes the slot first).
+        caller.clearSpare();
+        assertTrue(new M(sc, 4).markSpare());
+        assertEquals(1, sc.threads.nmspare);
       }
 
       Syscall.exitsyscall(caller, gp);
 
       if (budget == 8) {
         assertNull(caller.p, "within the budget the call runs on P-less");
-        assertTrue(caller.spare);
+        assertTrue(caller.spare());
         assertSame(p0, late.takeNextp(), "and leaves the late M its P");
       } else {
         assertSame(p0, caller.p, "past the budget it takes the late hand-off back");
@@ -215,7 +214,7 @@ class LateHandoffTest {
     M spare = new M(s, 2);
     s.lock.lock();
     try {
-      s.retake.markSpareLocked(spare); // it finished its task P-less after a blocking call
+      assertTrue(s.retake.addSelfAsSpare(spare)); // it finished its task P-less after a blocking call
     } finally {
       s.lock.unlock();
     }

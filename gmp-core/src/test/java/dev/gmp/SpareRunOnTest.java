@@ -115,7 +115,7 @@ class SpareRunOnTest {
   private static String chances(M m, int n) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < n; i++) {
-      b.append(m.mayRunOn() ? 'T' : '-');
+      b.append(Spares.mayRunOn(m) ? 'T' : '-');
     }
     return b.toString();
   }
@@ -128,22 +128,22 @@ class SpareRunOnTest {
             false);
     M m = new M(s, 1);
     assertEquals("TTT", chances(m, 3), "no miss yet: every chance taken");
-    m.runOnOutcome(false);
+    Spares.runOnOutcome(m, false);
     assertEquals("-T", chances(m, 2));
-    m.runOnOutcome(false);
+    Spares.runOnOutcome(m, false);
     assertEquals("--T", chances(m, 3));
-    m.runOnOutcome(false);
+    Spares.runOnOutcome(m, false);
     assertEquals("----T", chances(m, 5));
     for (int i = 0; i < 10; i++) {
-      m.runOnOutcome(false);
+      Spares.runOnOutcome(m, false);
     }
-    String capped = chances(m, M.RUN_ON_MAX_BACKOFF + 1);
-    assertEquals(M.RUN_ON_MAX_BACKOFF, capped.indexOf('T'), "capped: " + capped);
-    m.runOnOutcome(false);
-    m.runOnOutcome(true); // a task that blocked: the gamble pays again
-    assertTrue(m.mayRunOn(), "cleared by a task that blocked");
-    m.runOnOutcome(false);
-    assertFalse(m.mayRunOn(), "one miss after the reset: one chance passed up");
+    String capped = chances(m, Spares.RUN_ON_MAX_BACKOFF + 1);
+    assertEquals(Spares.RUN_ON_MAX_BACKOFF, capped.indexOf('T'), "capped: " + capped);
+    Spares.runOnOutcome(m, false);
+    Spares.runOnOutcome(m, true); // a task that blocked: the gamble pays again
+    assertTrue(Spares.mayRunOn(m), "cleared by a task that blocked");
+    Spares.runOnOutcome(m, false);
+    assertFalse(Spares.mayRunOn(m), "one miss after the reset: one chance passed up");
   }
 
   @Test

@@ -71,15 +71,15 @@ public class ExitsyscallVsTakeStress {
         p0.status() == P.Prunning
             && s.threads.nmspare == 1
             && handedTo(s, p1) == 1
-            && m1.spare != m1Owns
-            && m2.spare != m2Owns;
+            && m1.spare() != m1Owns
+            && m2.spare() != m2Owns;
     if (sane && m1Owns && !m2Owns && m2.p == null) {
       r.r1 = "M1 kept P0, M2 spare";
     } else if (sane && m2Owns && !m1Owns && m1.p == null) {
       r.r1 = "M2 took P0, M1 spare";
     } else {
       r.r1 = "m1.p=" + m1.p + " m2.p=" + m2.p + " p0.m=" + p0.m() + " p0=" + p0.status()
-          + " nmspare=" + s.threads.nmspare + " spare=" + m1.spare + "/" + m2.spare
+          + " nmspare=" + s.threads.nmspare + " spare=" + m1.spare() + "/" + m2.spare()
           + " p1 handed=" + handedTo(s, p1);
     }
   }
