@@ -189,6 +189,7 @@ ABLATIONS=(
   "lateHandoffNanos=0|-Dgmp.lateHandoffNanos=0"
   "spareRunOn=false|-Dgmp.spareRunOn=false"
   "precountCalls=false|-Dgmp.precountCalls=false"
+  "spareLockYields=0|-Dgmp.spareLockYields=0"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'

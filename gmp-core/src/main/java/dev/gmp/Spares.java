@@ -16,6 +16,7 @@ final class Spares {
    */
   static final int RUN_ON_MAX_BACKOFF = 64;
 
+
   static void runOnOutcome(M m, boolean blocked) {
     if (blocked) {
       m.runOnBackoff = 0;
@@ -37,7 +38,7 @@ final class Spares {
 
   /**
    * Finds a P for an M that has none (after a retake): {@link SchedulingLoop#RETRY} once it holds
-   * one, a G to run P-less (runOnLocked), or null if the M must exit.
+   * one, a G to run P-less (runOnFree, runOnLocked), or null if the M must exit.
    */
   static G reacquire(M m) {
     Scheduler s = m.sched;
@@ -47,17 +48,33 @@ final class Spares {
       m.ranOn = false;
       runOnOutcome(m, credit);
     }
-    if (takeFree(m)) {
-      return SchedulingLoop.RETRY;
-    }
-    G free = credit ? runOnFree(s, m) : null;
-    if (free != null) {
-      return free;
+    // Without the lock first; then, rather than block on it (a blocked waiter is unparked, then
+    // waits for a CPU while the lock idles: with dozens of spares on 2 CPUs, milliseconds),
+    // tryLock a few times, yielding the CPU in between, and retry (switch gmp.spareLockYields).
+    boolean locked = false;
+    for (int i = 0; !locked; i++) {
+      if (takeFree(m)) {
+        return SchedulingLoop.RETRY;
+      }
+      G free = credit ? runOnFree(s, m) : null;
+      if (free != null) {
+        return free;
+      }
+      if (i >= Switches.SPARE_LOCK_YIELDS || !m.spare()) {
+        break;
+      }
+      locked = s.lock.tryLock();
+      if (!locked) {
+        Thread.yield();
+      }
     }
     for (; ; ) {
       P pp;
       G runOn = null;
-      s.lock.lock();
+      if (!locked) {
+        s.lock.lock();
+      }
+      locked = false;
       try {
         if (m.spare()) { // a task finished P-less after its blocking call (Syscall): spare no more
           s.retake.removeSelfAsSpare(m);

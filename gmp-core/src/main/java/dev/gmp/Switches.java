@@ -125,6 +125,14 @@ final class Switches {
    */
   static final boolean PRECOUNT_CALLS = flag("gmp.precountCalls", true);
 
+  /**
+   * A spare that finds nothing to take without the lock (Spares#reacquire) retries that and
+   * tryLock up to this many times, yielding its CPU in between, before it blocks on the lock:
+   * blocked there, it waits to be unparked and then for a CPU, the lock idles meanwhile, and with
+   * dozens of spares on 2 CPUs they queued for milliseconds (docs/benchmarks.md). 0: block at once.
+   */
+  static final int SPARE_LOCK_YIELDS = intProp("gmp.spareLockYields", 16);
+
   private static boolean flag(String name, boolean dflt) {
     String v = System.getProperty(name);
     return v == null ? dflt : Boolean.parseBoolean(v.trim());
