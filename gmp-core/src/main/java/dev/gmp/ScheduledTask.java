@@ -31,6 +31,7 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   private static final int COUNTED = 1; // cancelled in a heap: the canceller counted the zombie
   private static final int REMOVED = 2; // cancelled, removed before the canceller counted it
   private static final int LEFT = 3; // left its heap live (fired, drained): a cancel counts elsewhere
+  private static final int ELSEWHERE = 4; // cancelled while LEFT, counted elsewhere: stays out
 
   private final Scheduler s;
 
@@ -101,24 +102,40 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
-    if (cancelled) {
-      // Read before the CAS: a remover clears heap, so once it has counted us (its CAS failing on
-      // ours) we must already know where we counted. Winning the CAS means no remover has come.
-      TimerHeap h = heap;
-      if (ZOMBIE.compareAndSet(this, 0, COUNTED)) { // CAS: races the heap's remover
-        s.timers.cancelled(h);
-      } else if ((int) ZOMBIE.getVolatile(this) == LEFT) {
-        s.timers.cancelled(null); // fired (or moved) before the cancel
-      } // else REMOVED: a remover saw the cancel first and counted it
+    while (cancelled) {
+      int z = (int) ZOMBIE.getVolatile(this);
+      if (z == 0) {
+        // In a heap. heap is read after the state (a move or a re-arm writes it before its CAS
+        // back to 0, enterHeap) and before our CAS (a remover may clear it once it has counted
+        // us, its CAS failing on ours). Winning the CAS means no remover has come.
+        TimerHeap h = heap;
+        if (ZOMBIE.compareAndSet(this, 0, COUNTED)) { // CAS: races the heap's remover
+          s.timers.cancelled(h);
+          break;
+        }
+      } else if (z == LEFT) {
+        // Fired, or drained for a move: counted elsewhere, and a move or re-arm that comes
+        // after this CAS leaves it out (enterHeap), so no heap holds it uncounted.
+        if (ZOMBIE.compareAndSet(this, LEFT, ELSEWHERE)) { // CAS: races enterHeap
+          s.timers.cancelled(null);
+          break;
+        }
+      } else {
+        break; // REMOVED: a remover saw the cancel first and counted it
+      }
     }
     return cancelled;
   }
 
-  /** TimerHeap#addLocked: in a heap (again, for a re-armed or moved task). */
-  void enterHeap() {
-    if ((int) ZOMBIE.getOpaque(this) != 0) {
-      ZOMBIE.setVolatile(this, 0); // volatile: ordered with the heap write for cancel's read
-    }
+  /**
+   * TimerHeap#addLocked: in a heap (again, for a re-armed or moved task); false if a cancel
+   * counted it while it was out of every heap, and then it stays out (a heap holding it would
+   * count it live, as a stats-only leak of one pending timer, then count its cancel twice).
+   */
+  boolean enterHeap() {
+    int z = (int) ZOMBIE.getVolatile(this);
+    // CAS: races cancel's LEFT -> ELSEWHERE; volatile, after the heap write, for cancel's read
+    return z == 0 || (z == LEFT && ZOMBIE.compareAndSet(this, LEFT, 0));
   }
 
   /**

@@ -65,6 +65,12 @@ final class TimerHeap {
   @SuppressWarnings("unused")
   private volatile int zombies;
 
+  /**
+   * Drained and its count handed over (takeCancelledCountLocked; the heap of a dead P): a cancel
+   * that counts a zombie here afterwards moves it to the executor's count (reclaimLateCancel).
+   */
+  private volatile boolean retired;
+
   private ScheduledTask<?>[] a = new ScheduledTask<?>[8];
   private int seq;
 
@@ -121,15 +127,18 @@ final class TimerHeap {
     return Math.max(0, size() - zombies);
   }
 
-  /** Adds t. Lock held. */
+  /** Adds t, unless it was cancelled out of every heap (ScheduledTask#enterHeap). Lock held. */
   void addLocked(ScheduledTask<?> t) {
+    t.heap = this;
+    if (!t.enterHeap()) { // after the heap write: a canceller that sees it in a heap sees which
+      t.heap = null;
+      return;
+    }
     int n = size;
     if (n == a.length) {
       a = Arrays.copyOf(a, n + (n >> 1) + 1); // 1.5x, as STPE's queue: memory per timer on par
     }
     t.seq = seq++;
-    t.heap = this;
-    t.enterHeap(); // after the heap write: a canceller that sees it in a heap sees which one
     siftUp(n, t);
     setSize(n + 1);
     setNextWhen(a[0].when); // Dekker F, the adder's store (its fence follows the unlock)
@@ -248,9 +257,28 @@ final class TimerHeap {
 
   /** A drained heap leaves the live Ps: hands its cancel count over and starts again. Lock. */
   long takeCancelledCountLocked() {
+    retired = true; // volatile, before the getAndSet: Dekker with a late cancel (Timers#cancelled)
     long n = removedCancelled + (int) ZOMBIES.getAndSet(this, 0); // atomic: racing cancels
     removedCancelled = 0;
     return n;
+  }
+
+  boolean retired() {
+    return retired;
+  }
+
+  /**
+   * A cancel counted a zombie here, then found the heap retired: takes one unit back (false if
+   * none is left: the hand-over took it), for the caller to count elsewhere. Units are alike, so
+   * each is moved once, by the hand-over or by one late canceller.
+   */
+  boolean reclaimLateCancel() {
+    for (int z = zombies; z > 0; z = zombies) {
+      if (ZOMBIES.compareAndSet(this, z, z - 1)) { // CAS: other cancels and the owner race us
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Cancels and drops the periodic entries (shutdown's policy); returns how many. Lock held. */

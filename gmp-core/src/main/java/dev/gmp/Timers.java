@@ -142,7 +142,10 @@ final class Timers {
    */
   void cancelled(TimerHeap h) {
     if (h != null) {
-      h.noteCancelled();
+      h.noteCancelled(); // getAndAdd, then read retired: one of us sees the other's write
+      if (h.retired() && h.reclaimLateCancel()) {
+        cancelledElsewhere.increment(); // counted after the heap handed its count over
+      }
     } else {
       cancelledElsewhere.increment();
     }
@@ -374,18 +377,33 @@ final class Timers {
     return false;
   }
 
+  /**
+   * For stats. Each heap is read under its lock: a remover moves a cancel from zombies to removed
+   * in two steps under it (TimerHeap#uncount), and a racy read between them counted it twice.
+   */
   long cancelledCount() {
     long n = cancelledElsewhere.sum();
     for (P p : s.procs.all) {
-      n += p.timers.cancelledCount();
+      p.timers.lock();
+      try {
+        n += p.timers.cancelledCount();
+      } finally {
+        p.timers.unlock();
+      }
     }
     return n;
   }
 
+  /** For stats, each heap under its lock as in cancelledCount. */
   int pending() {
     int n = 0;
     for (P p : s.procs.all) {
-      n += p.timers.live();
+      p.timers.lock();
+      try {
+        n += p.timers.live();
+      } finally {
+        p.timers.unlock();
+      }
     }
     return n;
   }
