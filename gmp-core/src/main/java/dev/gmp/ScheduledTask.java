@@ -130,7 +130,9 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   /**
    * TimerHeap#addLocked: in a heap (again, for a re-armed or moved task); false if a cancel
    * counted it while it was out of every heap, and then it stays out (a heap holding it would
-   * count it live, as a stats-only leak of one pending timer, then count its cancel twice).
+   * count it live, as a stats-only leak of one pending timer, then count its cancel twice). A
+   * cancel racing a fresh task's first add is not guarded: the public API returns the future
+   * only after the add.
    */
   boolean enterHeap() {
     int z = (int) ZOMBIE.getVolatile(this);
