@@ -27,7 +27,7 @@ final class Counters {
   /** Extra spinners started for outside work because wakep's was late (Idle#wakeAnotherIfStale). */
   final LongAdder staleSpinnerWakes = new LongAdder();
 
-  /** Ps taken back from an idle M that was late to pick them up (Idle#takeLateHandoffLocked). */
+  /** Ps taken back from an idle M that was late to pick them up (Spares#takeLateHandoffLocked). */
   final LongAdder lateHandoffTakes = new LongAdder();
 
   /** Tasks a spare ran P-less after its task blocked (Spares#runOnLocked). */

@@ -223,8 +223,8 @@ final class Idle extends IdlePad2 {
 
   /**
    * Puts pp in m's nextp (written before the wake-up that publishes it), and, for an idle M,
-   * notes on pp to whom and when: what takeLateHandoffLocked looks for. A new M's thread start
-   * has its own watchdog (Threads), so it is never taken from. Lock held.
+   * notes on pp to whom and when: what Spares#takeLateHandoffLocked looks for. A new M's thread
+   * start has its own watchdog (Threads), so it is never taken from. Lock held.
    */
   private void handLocked(P pp, M m) {
     m.nextp = pp;
@@ -232,38 +232,6 @@ final class Idle extends IdlePad2 {
       pp.handedTo = m;
       pp.handedAt = System.nanoTime();
     }
-  }
-
-  /**
-   * An M that lost its P (a retake; a spare whose task is done: Spares.reacquire; a
-   * blocking call past the spare budget: Syscall) finds none idle while work is queued: take back
-   * a P handed to an idle M more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has
-   * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on
-   * that M's nextp races its {@link M#takeNextp}: one winner. The loser there wakes to no P and
-   * parks again, as after a retirement in transit (stopm); its spinning claim, if any, it drops
-   * itself. Lock held.
-   */
-  P takeLateHandoffLocked(M m) {
-    if (Switches.LATE_HANDOFF_NANOS == 0) {
-      return null;
-    }
-    boolean queued = s.global.liveSizeLocked() != 0;
-    long now = 0;
-    for (P pp : s.procs.all) {
-      M to = pp.handedTo;
-      if (to == null || to == m || pp.status() != P.Pidle || (!queued && pp.runq.isEmpty())) {
-        continue;
-      }
-      if (now == 0) {
-        now = System.nanoTime();
-      }
-      if (now - pp.handedAt > Switches.LATE_HANDOFF_NANOS && to.cancelNextp(pp)) {
-        pp.handedTo = null;
-        s.counters.lateHandoffTakes.increment();
-        return pp;
-      }
-    }
-    return null;
   }
 
   /** The unlocked half of startm: start the new M's thread, or wake the idle one. */
@@ -392,7 +360,7 @@ final class Idle extends IdlePad2 {
       if (m.exitRequested) {
         return false;
       }
-      P pp = m.takeNextp(); // getAndSet: takeLateHandoffLocked may have taken it back
+      P pp = m.takeNextp(); // getAndSet: Spares#takeLateHandoffLocked may have taken it back
       if (pp != null && s.acquirep(m, pp)) {
         return true;
       }

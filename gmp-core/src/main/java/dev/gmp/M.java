@@ -78,7 +78,7 @@ final class M implements Runnable {
   /**
    * The P handed over by startm/startlockedm; written before notewakeup, read after the wake.
    * Volatile: an idle M's hand-off may be taken back by an M that needs a P while this one is
-   * late to wake (Idle#takeLateHandoffLocked); {@link #takeNextp} and that CAS decide who has it.
+   * late to wake (Spares#takeLateHandoffLocked); {@link #takeNextp} and that CAS decide who has it.
    */
   volatile P nextp;
 
@@ -265,7 +265,7 @@ final class M implements Runnable {
     return U_NEXTP.getAndSet(this, null);
   }
 
-  /** Takes back a hand-off of {@code pp} this M has not picked up (Idle#takeLateHandoffLocked). */
+  /** Takes back a hand-off of pp this M has not picked up (Spares#takeLateHandoffLocked). */
   boolean cancelNextp(P pp) {
     if (Mutations.LATE_HANDOFF_NO_CAS) {
       if (nextp != pp) {

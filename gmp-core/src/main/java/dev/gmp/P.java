@@ -53,7 +53,7 @@ final class P extends PPad1 {
 
   /**
    * The idle M this P was last handed to (in its nextp) and when, or null once back on the idle
-   * list or taken back (Idle#takeLateHandoffLocked). Guarded by the scheduler lock; a hint only:
+   * list or taken back (Spares#takeLateHandoffLocked). Guarded by the scheduler lock; a hint only:
    * after the M picked the P up it stays set until then, and the CAS on the M's nextp decides.
    */
   M handedTo;

@@ -30,7 +30,7 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   // zombie states: 0 in a heap (or never in one); the first of canceller and remover decides.
   private static final int COUNTED = 1; // cancelled in a heap: the canceller counted the zombie
   private static final int REMOVED = 2; // cancelled, removed before the canceller counted it
-  private static final int LEFT = 3; // left its heap live (fired, drained): a cancel counts elsewhere
+  private static final int LEFT = 3; // left its heap live (fired, drained): cancel counts elsewhere
   private static final int ELSEWHERE = 4; // cancelled while LEFT, counted elsewhere: stays out
 
   private final Scheduler s;

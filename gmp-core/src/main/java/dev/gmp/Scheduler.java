@@ -44,7 +44,7 @@ import java.util.function.IntToLongFunction;
  *       <i>held</i> (Prunning or Psyscall, {@code p.m()} its M, {@code m.p} it), <i>in
  *       transit</i> (Pidle, on no list, in exactly one M's nextp: startm to the M's acquirep;
  *       an idle M's, if it is late to wake, may be taken back by an M that needs a P,
- *       {@link Idle#takeLateHandoffLocked}),
+ *       {@link Spares#takeLateHandoffLocked}),
  *       <i>zombie</i> (Pdead, on {@link Retake#zombies}, still held by an M that has not noticed)
  *       or <i>dead</i> (Pdead, on no list, ring empty). An idle P has an empty ring: thieves skip
  *       idle Ps, so whoever idles a P first moves its ring to the global queue ({@link
@@ -101,7 +101,7 @@ import java.util.function.IntToLongFunction;
  * counting itself vs sysmon counting it (M#markSpare); retakeRunning vs entersyscall and
  * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state; a late
  * idle M's pickup of its hand-off (M#takeNextp, Idle#stopm) vs another M taking it back
- * (M#cancelNextp, Idle#takeLateHandoffLocked) on that M's nextp.
+ * (M#cancelNextp, Spares#takeLateHandoffLocked) on that M's nextp.
  *
  * <p>docs/design.md maps each seed mechanism onto these classes.
  */

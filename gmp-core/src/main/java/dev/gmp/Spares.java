@@ -88,7 +88,7 @@ final class Spares {
           // Or one an idle M is late to pick up. Here, not in stopm: an M that merely found
           // nothing to do would take back the spinner wakep just started for it, a wasted
           // wake-up per park (forkJoinTree at parallelism 2: ~1.3 -> ~1.6 ms).
-          pp = s.idle.takeLateHandoffLocked(m);
+          pp = takeLateHandoffLocked(s, m);
         }
         if (pp == null && credit) {
           runOn = runOnLocked(s, m);
@@ -241,5 +241,37 @@ final class Spares {
       Jfr.retake(s, best.id, "syscall", victim.id, System.nanoTime() - bestWhen);
     }
     return best;
+  }
+
+  /**
+   * An M that lost its P (a retake; a spare whose task is done: reacquire; a
+   * blocking call past the spare budget: Syscall) finds none idle while work is queued: take back
+   * a P handed to an idle M more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has
+   * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on
+   * that M's nextp races its {@link M#takeNextp}: one winner. The loser there wakes to no P and
+   * parks again, as after a retirement in transit (stopm); its spinning claim, if any, it drops
+   * itself. Lock held.
+   */
+  static P takeLateHandoffLocked(Scheduler s, M m) {
+    if (Switches.LATE_HANDOFF_NANOS == 0) {
+      return null;
+    }
+    boolean queued = s.global.liveSizeLocked() != 0;
+    long now = 0;
+    for (P pp : s.procs.all) {
+      M to = pp.handedTo;
+      if (to == null || to == m || pp.status() != P.Pidle || (!queued && pp.runq.isEmpty())) {
+        continue;
+      }
+      if (now == 0) {
+        now = System.nanoTime();
+      }
+      if (now - pp.handedAt > Switches.LATE_HANDOFF_NANOS && to.cancelNextp(pp)) {
+        pp.handedTo = null;
+        s.counters.lateHandoffTakes.increment();
+        return pp;
+      }
+    }
+    return null;
   }
 }

@@ -102,7 +102,7 @@ final class Switches {
   /**
    * How long (nanoseconds) a P may sit in an idle M's hand-off, that M not yet running, before an
    * M that lost its P and needs one while work is queued (Spares.reacquire; a blocking
-   * call past the spare budget) takes it back (Idle#takeLateHandoffLocked); 0 never does, as Go:
+   * call past the spare budget) takes it back (Spares#takeLateHandoffLocked); 0 never does, as Go:
    * a P handed to a woken M is that M's. On a VM whose host steals CPU a woken thread can wait
    * hundreds of microseconds, while both Ps sit in transit and every returning M parks
    * (docs/benchmarks.md).

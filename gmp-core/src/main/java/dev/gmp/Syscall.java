@@ -154,7 +154,7 @@ final class Syscall {
           // before the spare: the late M runs the queued work beside the spare's task, and taking
           // its P cost BlockingMix (1 ms calls, parallelism 1) 30-45%. A spare that then needs a
           // P takes one back in Spares.reacquire.
-          pp = s.idle.takeLateHandoffLocked(m);
+          pp = Spares.takeLateHandoffLocked(s, m);
         }
         if (pp == null) {
           // No P: become runnable on the global queue, locked to this M (Go's lockedg), and wait

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A P handed to an idle M whose thread is late to run (it waits for a CPU) sits in that M's
  * nextp doing nothing; an M that needs a P while work is queued takes it back
- * (Idle#takeLateHandoffLocked) instead of parking beside it. Driven on the production code with
+ * (Spares#takeLateHandoffLocked) instead of parking beside it. Driven on the production code with
  * a scheduler whose Ms have no threads: the "late" M is one that was handed a P and never picks
  * it up. The hand-off's age is set on the P's hint directly, so no test waits for a clock.
  */
@@ -64,7 +64,7 @@ class LateHandoffTest {
   private P takeBack(M thief) {
     s.lock.lock();
     try {
-      return s.idle.takeLateHandoffLocked(thief);
+      return Spares.takeLateHandoffLocked(s, thief);
     } finally {
       s.lock.unlock();
     }

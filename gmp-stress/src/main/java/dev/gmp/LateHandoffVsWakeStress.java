@@ -18,7 +18,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
  * handed P0 to the parked M1 (nextp) a second ago and a task is queued; M1's thread finally runs
  * and picks its P up (Idle#stopm: M#takeNextp) while M2, needing a P (Spares.reacquire,
  * or Syscall's slow path past the spare budget), takes the late hand-off back
- * (Idle#takeLateHandoffLocked: M#cancelNextp). Exactly one of them gets P0. Mutation: gmp.mutate.lateHandoffNoCas (both sides read, then clear, nextp:
+ * (Spares#takeLateHandoffLocked: M#cancelNextp). Exactly one of them gets P0. Mutation: gmp.mutate.lateHandoffNoCas (both sides read, then clear, nextp:
  * both get P0, which two Ms would then run).
  */
 @JCStressTest
@@ -60,7 +60,7 @@ public class LateHandoffVsWakeStress {
   public void m2TakesItBack() {
     s.lock.lock();
     try {
-      m2Got = s.idle.takeLateHandoffLocked(m2);
+      m2Got = Spares.takeLateHandoffLocked(s, m2);
     } finally {
       s.lock.unlock();
     }
