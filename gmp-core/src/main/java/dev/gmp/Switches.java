@@ -119,7 +119,7 @@ final class Switches {
   /**
    * A blocking call that work waits behind counts its M against the spare budget as it starts
    * (Syscall#entersyscall), so that its return, and a P-less M taking its P, need no lock: the
-   * victim is counted already and the returning M knows it is (Spares#takeSyscallPFree). False:
+   * victim is counted already and the returning M knows it is (Spares#takeFree). False:
    * every return that lost its P settles under the scheduler lock, which many short calls queue
    * on (docs/benchmarks.md).
    */
