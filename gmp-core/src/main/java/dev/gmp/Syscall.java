@@ -70,9 +70,9 @@ final class Syscall {
     if (Switches.EAGER_HANDOFF
         && tok != -1
         && workWaits
-        // A racy hint (rechecked under the lock): no idle M, no eager hand-off (unless it may
-        // start a thread).
-        && (Switches.EAGER_HANDOFF_NEW_THREAD || s.idle.midle != null)
+        // A hint (rechecked under the lock; volatile, not the list's plain head): no idle M, no
+        // eager hand-off (unless it may start a thread).
+        && (Switches.EAGER_HANDOFF_NEW_THREAD || s.idle.nmidle != 0)
         && !s.retake.returnComesSoon()
         && s.retake.retakeSyscall(pp, tok, true)) {
       return;
