@@ -157,10 +157,14 @@ class JfrEventsTest {
       // A task waits in the only processor's queue when the call starts: nobody can steal it,
       // so only the eager hand-off to the idle thread lets it run.
       CountDownLatch kid = new CountDownLatch(1);
-      ex.submit(() -> {
+      java.util.concurrent.Future<Boolean> call = ex.submit(() -> {
         ex.execute(kid::countDown);
         return GmpExecutor.blocking(() -> kid.await(LIVENESS_SECONDS, TimeUnit.SECONDS));
-      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      });
+      // The queued task runs only if the call handed its P on: say what the executor did if not.
+      assertTrue(kid.await(LIVENESS_SECONDS, TimeUnit.SECONDS),
+          () -> "the call did not hand its P to the idle thread:\n" + ex.dump());
+      assertTrue(call.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
       RecordedEvent e = r.await("dev.gmp.Handoff", x -> x.getBoolean("eager"));
       assertEquals(0, e.getInt("p"));
     }
