@@ -112,30 +112,17 @@ final class Retake {
     if (!Switches.EXITSYSCALL_TAKE || s.runState >= Scheduler.STOP) {
       return null;
     }
-    boolean globalWork = s.global.size() != 0;
-    P best = null;
-    long bestRaw = 0;
-    long bestWhen = Long.MAX_VALUE;
-    for (P pp : s.procs.all) {
-      long raw = pp.statusRaw(); // volatile: a token for the CAS below, as sysmon reads it
-      if (P.state(raw) == P.Psyscall && (globalWork || !pp.runq.isEmpty())) {
-        long when = pp.syscallwhen();
-        if (best == null || when - bestWhen < 0) {
-          best = pp;
-          bestRaw = raw;
-          bestWhen = when;
-        }
-      }
-    }
+    P best = oldestSyscallWithWork(m, false);
     if (best == null) {
       return null;
     }
+    long raw = best.statusRaw(); // volatile: the token for the CAS below, as sysmon reads it
     M mp = best.m(); // read after the token: the CAS proves the token (and so this M) unchanged
-    if (mp == m) {
-      return null; // our own call's: not a P to take
+    if (P.state(raw) != P.Psyscall || mp == m) {
+      return null; // its call just returned, or it is ours: not a P to take
     }
     int r = reserveSpare(mp); // the budget: unless its call counted itself
-    boolean won = r >= 0 && best.retakeSyscall(bestRaw);
+    boolean won = r >= 0 && best.retakeSyscall(raw);
     settleSpare(mp, r, won);
     if (!won) {
       return null; // its call just returned: it keeps the P
@@ -144,7 +131,37 @@ final class Retake {
     m.parkAtOnce = false; // m's own field (the caller is m): it has a P again
     s.counters.retakes.increment();
     if (Jfr.on) {
-      Jfr.retake(s, best.id, "syscall", mp == null ? -1 : mp.id, System.nanoTime() - bestWhen);
+      Jfr.retake(s, best.id, "syscall", mp == null ? -1 : mp.id,
+          System.nanoTime() - best.syscallwhen());
+    }
+    return best;
+  }
+
+  /**
+   * The P of the longest marked call, not m's, that work waits for (its ring, or the global
+   * queue): the least likely to return soon. With {@code counted}, only a call that counted
+   * itself (its M's precountTok is the status word, read after it: a stale token cannot match a
+   * newer call). A hint for takeSyscallPLocked and Spares#takeFree, which read the status again
+   * and CAS on it.
+   */
+  P oldestSyscallWithWork(M m, boolean counted) {
+    boolean globalWork = s.global.size() != 0;
+    P best = null;
+    long bestWhen = 0;
+    for (P pp : s.procs.all) {
+      long raw = pp.statusRaw(); // volatile, before pp.m(): see above
+      if (P.state(raw) != P.Psyscall || (!globalWork && pp.runq.isEmpty())) {
+        continue;
+      }
+      M mp = pp.m();
+      if (mp == m || (counted && (mp == null || mp.precountTok != raw))) {
+        continue;
+      }
+      long when = pp.syscallwhen();
+      if (best == null || when - bestWhen < 0) {
+        best = pp;
+        bestWhen = when;
+      }
     }
     return best;
   }
@@ -234,15 +251,17 @@ final class Retake {
   }
 
   /**
-   * Counts m, which has no P, as a spare if the budget has room (a returning call, a task run
-   * on). m's own thread; nobody else counts a P-less M.
+   * m counts itself as a spare, if nobody has and the budget has room (a call that work waits
+   * behind, a returning call, a task run on): true if this counted it. m's own thread. Its flag's
+   * CAS races only sysmon counting m for a retake of its running task; that count then stands.
    */
   boolean addSelfAsSpare(M m) {
-    if (!s.threads.tryAddSpare()) {
+    if (m.spare() || !s.threads.tryAddSpare()) {
       return false;
     }
     if (!m.markSpare()) {
-      s.threads.removeSpare(); // counted already: cannot happen, as m has no P to be taken
+      s.threads.removeSpare(); // sysmon counted m meanwhile
+      return false;
     }
     return true;
   }

@@ -16,7 +16,6 @@ final class Spares {
    */
   static final int RUN_ON_MAX_BACKOFF = 64;
 
-
   static void runOnOutcome(M m, boolean blocked) {
     if (blocked) {
       m.runOnBackoff = 0;
@@ -52,15 +51,17 @@ final class Spares {
     // waits for a CPU while the lock idles: with dozens of spares on 2 CPUs, milliseconds),
     // tryLock a few times, yielding the CPU in between, and retry (switch gmp.spareLockYields).
     boolean locked = false;
-    for (int i = 0; !locked; i++) {
-      if (takeFree(m)) {
-        return SchedulingLoop.RETRY;
+    for (int i = 0; !locked && m.spare(); i++) {
+      if (lockFree(s, m)) {
+        if (takeFree(m)) {
+          return SchedulingLoop.RETRY;
+        }
+        G free = credit ? runOnFree(s, m) : null;
+        if (free != null) {
+          return free;
+        }
       }
-      G free = credit ? runOnFree(s, m) : null;
-      if (free != null) {
-        return free;
-      }
-      if (i >= Switches.SPARE_LOCK_YIELDS || !m.spare()) {
+      if (i >= Switches.SPARE_LOCK_YIELDS) {
         break;
       }
       locked = s.lock.tryLock();
@@ -139,20 +140,25 @@ final class Spares {
   }
 
   /**
-   * A spare (counted) with no idle P to prefer takes the P of a blocking call that counted itself
-   * (Syscall#entersyscall) without the lock: the P's status CAS on the call's token settles the
-   * race with its return and with other takers; the victim is counted already, so this M's count
-   * simply ends (the count passes from the taker to the victim). False: nothing taken, this M is
-   * still counted and takes the locked path. Switch gmp.precountCalls.
+   * Whether m may settle without the lock (takeFree, runOnFree): it is counted (M#spare), no P is
+   * idle (the locked path takes that, as better), and no shutdown has begun (its tidy-up counts
+   * spares under the lock). Switch gmp.precountCalls.
+   */
+  static boolean lockFree(Scheduler s, M m) {
+    return Switches.PRECOUNT_CALLS
+        && m.spare()
+        && s.idle.npidle == 0
+        && s.runState < Scheduler.SHUTDOWN;
+  }
+
+  /**
+   * A spare (lockFree) takes the P of a blocking call that counted itself (Syscall#entersyscall)
+   * without the lock: the P's status CAS on the call's token settles the race with its return
+   * and with other takers; the victim is counted already, so this M's count simply ends (the
+   * count passes from the taker to the victim). False: nothing taken, this M is still counted.
    */
   static boolean takeFree(M m) {
     Scheduler s = m.sched;
-    if (!Switches.PRECOUNT_CALLS
-        || !m.spare()
-        || s.idle.npidle != 0 // an idle P is better: the locked path takes it
-        || s.runState >= Scheduler.SHUTDOWN) { // shutdown's tidy-up counts spares under the lock
-      return false;
-    }
     P pp = takeSyscallPFree(s, m);
     if (pp == null) {
       return false;
@@ -170,14 +176,10 @@ final class Spares {
    * task it runs on): the G comes from a P's ring, taken as a thief takes one (a CAS on the
    * ring's head), not from the global queue, whose consumer side needs the lock. The Ps' rings
    * hold the batches their Ms took before their calls blocked: what waits for those calls to
-   * return. The same conditions as runOnLocked, and no idle P (the locked path takes that).
+   * return. The same conditions as runOnLocked; the caller checked lockFree.
    */
   private static G runOnFree(Scheduler s, M m) {
-    if (!Switches.SPARE_RUN_ON
-        || !Switches.PRECOUNT_CALLS
-        || !m.spare()
-        || s.idle.npidle != 0
-        || s.runState >= Scheduler.SHUTDOWN) {
+    if (!Switches.SPARE_RUN_ON) {
       return null;
     }
     P[] all = s.procs.all;
@@ -204,41 +206,31 @@ final class Spares {
   }
 
   /**
-   * Retake#takeSyscallPLocked without the lock, for calls that counted themselves only (their
-   * M's precountTok equals the P's status word: read after the status, so a stale token cannot
-   * match a newer call). The longest such call with work waiting is the victim. Returns the P,
-   * Pidle and owned by no M, for the caller's acquirep; or null.
+   * Retake#takeSyscallPLocked without the lock, for calls that counted themselves only: the
+   * longest one with work waiting (Retake#oldestSyscallWithWork). Returns the P, Pidle and owned
+   * by no M, for the caller's acquirep; or null.
    */
   private static P takeSyscallPFree(Scheduler s, M m) {
     if (!Switches.EXITSYSCALL_TAKE) {
       return null;
     }
-    boolean globalWork = s.global.size() != 0;
-    P best = null;
-    M victim = null;
-    long bestRaw = 0;
-    long bestWhen = Long.MAX_VALUE;
-    for (P pp : s.procs.all) {
-      long raw = pp.statusRaw(); // volatile: the token for the CAS below
-      if (P.state(raw) != P.Psyscall || (!globalWork && pp.runq.isEmpty())) {
-        continue;
-      }
-      M mp = pp.m(); // after the status: the M that made this call, or a later owner (CAS fails)
-      long when = pp.syscallwhen();
-      if (mp != null && mp != m && mp.precountTok == raw && (best == null || when - bestWhen < 0)) {
-        best = pp;
-        victim = mp;
-        bestRaw = raw;
-        bestWhen = when;
-      }
+    P best = s.retake.oldestSyscallWithWork(m, true);
+    if (best == null) {
+      return null;
     }
-    if (best == null || !best.retakeSyscall(bestRaw)) { // CAS: its return and other takers race
+    long raw = best.statusRaw(); // volatile: the token for the CAS below, read before its M
+    M mp = best.m();
+    if (P.state(raw) != P.Psyscall
+        || mp == null
+        || mp == m
+        || mp.precountTok != raw // a newer call, which did not count itself, or is not there
+        || !best.retakeSyscall(raw)) { // CAS: its return and other takers race
       return null;
     }
     best.setM(null);
     s.counters.retakes.increment();
     if (Jfr.on) {
-      Jfr.retake(s, best.id, "syscall", victim.id, System.nanoTime() - bestWhen);
+      Jfr.retake(s, best.id, "syscall", mp.id, System.nanoTime() - best.syscallwhen());
     }
     return best;
   }

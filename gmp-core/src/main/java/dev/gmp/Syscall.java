@@ -48,13 +48,9 @@ final class Syscall {
     boolean workWaits = !pp.runq.isEmpty() || s.global.size() != 0;
     // Work waits, so this call's P will likely be taken: count the M against the spare budget
     // now, before the P shows Psyscall, so that whoever takes it needs no lock to count us and
-    // our return needs none to know we are counted (Spares#takeFree). Past the budget: not
-    // counted, and nobody may take the P (Retake#reserveSpare).
-    boolean precounted = Switches.PRECOUNT_CALLS && workWaits && s.retake.reserveSpare(m) == 1;
-    if (precounted && !m.markSpare()) { // sysmon counted us for a retake of our running task
-      s.threads.removeSpare();
-      precounted = false;
-    }
+    // our return needs none to know we are counted (Spares#takeFree). Past the budget, or if
+    // sysmon counted us for a retake of our running task: not counted by us (Retake#reserveSpare).
+    boolean precounted = Switches.PRECOUNT_CALLS && workWaits && s.retake.addSelfAsSpare(m);
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
     // and exitsyscall takes the slow path (token -1).
@@ -112,11 +108,9 @@ final class Syscall {
     Scheduler s = m.sched;
     s.retake.noteLongCall(System.nanoTime() - gp.blockedAt());
     m.precountTok = 0;
-    if (Switches.PRECOUNT_CALLS
-        && m.spare() // counted (by itself, or by the retake that took the P): no lock to know
-        && oldp.status() != P.Pdead // a retired P is finished off under the lock
-        && s.idle.npidle == 0 // an idle P is better: the locked path takes it
-        && s.runState < Scheduler.SHUTDOWN) {
+    // Counted (by itself, or by the retake that took the P): no lock needed to know it.
+    if (oldp.status() != P.Pdead // a retired P is finished off under the lock
+        && Spares.lockFree(s, m)) {
       m.p = null;
       gp.setStatus(G.Grunning);
       if (!Spares.takeFree(m)) {
