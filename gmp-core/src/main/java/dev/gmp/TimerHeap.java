@@ -107,11 +107,18 @@ final class TimerHeap {
   }
 
   /**
-   * Cancels this heap accounts for: removed ones plus zombies still in it (a racy sum for
-   * stats). Every cancel of a heap entry lands in exactly one of the two (ScheduledTask#zombie).
+   * Cancels this heap accounts for: removed ones plus zombies still in it, for stats. Every cancel
+   * of a heap entry lands in exactly one of the two (ScheduledTask#zombie). Under the lock: a
+   * remover moves a cancel from one to the other in two steps (uncount), and a read between them
+   * counted it twice. Not with the lock held.
    */
   long cancelledCount() {
-    return removedCancelled + zombies;
+    lock();
+    try {
+      return removedCancelled + zombies;
+    } finally {
+      unlock();
+    }
   }
 
   private void setSize(int n) {
@@ -122,9 +129,14 @@ final class TimerHeap {
     return zombies;
   }
 
-  /** The live count for stats: entries less the cancelled ones (a hint, never negative). */
+  /** The live count for stats: entries less the cancelled ones (under the lock, as above). */
   int live() {
-    return Math.max(0, size() - zombies);
+    lock();
+    try {
+      return Math.max(0, size - zombies);
+    } finally {
+      unlock();
+    }
   }
 
   /** Adds t, unless it was cancelled out of every heap (ScheduledTask#enterHeap). Lock held. */
