@@ -96,7 +96,10 @@ class ThreadFactoryFailureTest {
         TestSupport.await(spawned, "spawner ran");
         TestSupport.await(done, "round " + round + ": spawned tasks run on the only thread: "
             + ex.stats());
-        assertEquals(1, ex.stats().threads(), ex.stats() + BlockingTest.describeMs(ex));
+        // Eventually one thread: a start the spawner's retake set off may still be failing
+        // (counted from allocm until its factory call throws), which is not a stranded thread.
+        TestSupport.awaitCondition(() -> ex.stats() + BlockingTest.describeMs(ex),
+            LIVENESS_SECONDS, () -> ex.stats().threads() == 1);
       }
     }
   }
