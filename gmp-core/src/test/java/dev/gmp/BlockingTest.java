@@ -39,8 +39,9 @@ class BlockingTest {
   static String describeMs(GmpExecutor ex) {
     StringBuilder b = new StringBuilder();
     for (M m : ex.sched.threads.allm) {
+      G g = m.curg(); // read once: the M may finish its task between two reads
       b.append(' ').append(m).append("{spare=").append(m.spare()).append(", p=").append(m.p)
-          .append(", curg=").append(m.curg() == null ? null : G.statusName(m.curg().status()))
+          .append(", curg=").append(g == null ? null : G.statusName(g.status()))
           .append('}');
     }
     return b.toString();
@@ -78,7 +79,7 @@ class BlockingTest {
       aPastCall.set(true);
       both.countDown();
     });
-    await(both, "A past its call while B holds the only P: " + ex.stats() + describeMs(ex));
+    await(both, () -> "A past its call while B holds the only P: " + ex.stats() + describeMs(ex));
     awaitCondition(() -> "quiet: " + ex.stats(), LIVENESS_SECONDS,
         () -> ex.stats().spareThreads() == 0 && ex.stats().idleProcessors() == 1);
     assertEquals(1, ex.stats().retakes(), "only the call's hand-off: " + ex.stats());
@@ -181,7 +182,8 @@ class BlockingTest {
     });
     await(bInside, "B in its call on the handed-off P: " + ex.stats());
     releaseA.countDown();
-    await(cRan, "the task behind B's call ran while B blocked: " + ex.stats() + describeMs(ex));
+    await(cRan, () -> "the task behind B's call ran while B blocked: " + ex.stats()
+        + describeMs(ex));
     assertSame(aThread[0], cThread[0], "on A's M, which took B's P on its way back");
     await(bDone, "B done");
     assertTrue(ex.stats().peakThreads() <= 2, "no thread beyond the budget: " + ex.stats());

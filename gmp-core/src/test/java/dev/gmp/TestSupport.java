@@ -44,6 +44,19 @@ final class TestSupport {
     await(latch, LIVENESS_SECONDS, what);
   }
 
+  /** Same, with a message computed at failure time (the state when the wait gave up). */
+  static void await(CountDownLatch latch, Supplier<String> what) {
+    try {
+      if (!latch.await(LIVENESS_SECONDS, TimeUnit.SECONDS)) {
+        fail("timed out after " + LIVENESS_SECONDS + " s waiting for: " + what.get()
+            + " (latch count " + latch.getCount() + ")");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      fail("interrupted waiting for: " + what.get());
+    }
+  }
+
   static void await(CountDownLatch latch, long seconds, String what) {
     try {
       if (!latch.await(seconds, TimeUnit.SECONDS)) {
