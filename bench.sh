@@ -190,6 +190,7 @@ ABLATIONS=(
   "spareRunOn=false|-Dgmp.spareRunOn=false"
   "precountCalls=false|-Dgmp.precountCalls=false"
   "spareLockYields=0|-Dgmp.spareLockYields=0"
+  "oversubscribedLateNanos=0|-Dgmp.oversubscribedLateNanos=0"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'

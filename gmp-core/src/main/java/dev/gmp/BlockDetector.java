@@ -29,7 +29,7 @@ import java.nio.file.Path;
  *       stands still just the same.
  * </ol>
  *
- * <p>The verdict, per M at each round where work waits (Sysmon#retakeFromTask), always from two
+ * <p>The verdict, per M at each round where work waits (SysmonRetake#retakeFromTask), always from two
  * samples a round apart (~70-170 us: Go's "a syscall still there one sysmon tick later"):
  *
  * <ul>

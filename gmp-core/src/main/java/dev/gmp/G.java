@@ -69,7 +69,7 @@ final class G extends AtomicInteger {
     return seenAt;
   }
 
-  /** sysmon's first sight of this G running (Sysmon#retakeFromTask); reset by gfput. */
+  /** sysmon's first sight of this G running (SysmonRetake#retakeFromTask); reset by gfput. */
   void setSeenAt(long t) {
     U_SEEN_AT.lazySet(this, t);
   }

@@ -216,7 +216,7 @@ final class M implements Runnable {
 
   void incCompleted() {
     // Release, single writer: sysmon that sees the new count also sees curg cleared before it,
-    // so (completed, curg) read in that order names one task (Sysmon.retakeFromTask).
+    // so (completed, curg) read in that order names one task (SysmonRetake.retakeFromTask).
     U_COMPLETED.lazySet(this, completed + 1);
   }
 

@@ -35,6 +35,11 @@ final class Retake {
     this.s = s;
   }
 
+  /** The average length of the calls that outlived their P (0 before the first). */
+  long callNanos() {
+    return longCallNanos;
+  }
+
   /** exitsyscall's slow path: a call outlived its P; d is how long it took. */
   void noteLongCall(long d) {
     long avg = longCallNanos;

@@ -18,10 +18,11 @@ import java.util.function.IntToLongFunction;
  * (sched.runq + the injection side); {@link Idle} (pidle, midle, spinning, wakep / startm / stopm
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / execute); {@link Steal}
  * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Spares} (an M without a
- * P: reacquire, run on); {@link Sysmon} and {@link Retake}; {@link Resize} (procresize); {@link
- * Threads} (allm, newm, check-in, mexit); {@link ThreadTable} (the current M); {@link
- * Lifecycle} (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput /
- * gfget); {@link Timers}, {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask}
+ * P: reacquire, run on); {@link Sysmon}, {@link SysmonRetake} and {@link Retake}; {@link
+ * Oversubscription} (do threads wait for a CPU); {@link Resize} (procresize); {@link Threads}
+ * (allm, newm, check-in, mexit); {@link ThreadTable} (the current M); {@link Lifecycle}
+ * (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link
+ * Timers}, {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask}
  * (p.timers, checkTimers, pollUntil); {@link Carriers} (JDK virtual threads carried by the Ms)
  * and {@link VirtualThreads} (the JDK-internal adapter).
  *
@@ -31,10 +32,9 @@ import java.util.function.IntToLongFunction;
  * and its consumer side, the idle-P and idle-M lists, mcount / allm, the zombie list, the
  * starting list and the run-state transitions. nmspare changes by CAS only (a blocking call that
  * work waits behind counts itself, and its return settles, without the lock: Spares#takeFree).
- * The hot paths take no lock: a P's ring is
- * single-producer (its owner M) and multi-consumer (owner and thieves, by CAS on head); runnext
- * is CASed by owner and thieves; spinning counts are atomics; outside submitters inject without
- * the lock. Nothing done under the lock waits for another thread's progress, and no lock hold is
+ * The hot paths take no lock: a P's ring is single-producer (its owner M) and multi-consumer
+ * (owner and thieves, by CAS on head); runnext is CASed by owner and thieves; spinning counts
+ * are atomics; outside submitters inject without the lock. Nothing done under the lock waits for another thread's progress, and no lock hold is
  * longer than one batch (129 Gs), except shutdownNow's drain.
  *
  * <p><b>Invariants.</b>

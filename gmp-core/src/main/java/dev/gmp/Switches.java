@@ -133,6 +133,12 @@ final class Switches {
    */
   static final int SPARE_LOCK_YIELDS = intProp("gmp.spareLockYields", 16);
 
+  /**
+   * sysmon's averaged sleep lateness (ns) above which the CPUs count as oversubscribed and
+   * hand-offs that would grow the calls in flight wait (Oversubscription); 0: never.
+   */
+  static final int OVERSUBSCRIBED_LATE_NANOS = intProp("gmp.oversubscribedLateNanos", 250_000);
+
   private static boolean flag(String name, boolean dflt) {
     String v = System.getProperty(name);
     return v == null ? dflt : Boolean.parseBoolean(v.trim());

@@ -50,7 +50,10 @@ final class Syscall {
     // now, before the P shows Psyscall, so that whoever takes it needs no lock to count us and
     // our return needs none to know we are counted (Spares#takeFree). Past the budget, or if
     // sysmon counted us for a retake of our running task: not counted by us (Retake#reserveSpare).
-    boolean precounted = Switches.PRECOUNT_CALLS && workWaits && s.retake.addSelfAsSpare(m);
+    // While threads wait for a CPU the call keeps its P, as past the budget (Oversubscription).
+    boolean holdBack = workWaits && s.sysmon.oversubscription.holdsBack(s);
+    boolean precounted =
+        Switches.PRECOUNT_CALLS && workWaits && !holdBack && s.retake.addSelfAsSpare(m);
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
     // and exitsyscall takes the slow path (token -1).
@@ -70,6 +73,7 @@ final class Syscall {
         // eager hand-off (unless it may start a thread).
         && (Switches.EAGER_HANDOFF_NEW_THREAD || s.idle.nmidle != 0)
         && !s.retake.returnComesSoon()
+        && !holdBack
         && s.retake.retakeSyscall(pp, tok, true)) {
       return;
     }

@@ -6,8 +6,9 @@ import java.util.concurrent.locks.LockSupport;
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
  * (Go: 20 us, see MIN_DELAY_NANOS) between rounds while it has something to do, doubles the sleep
  * after 50 idle rounds up to 10 ms, and parks until woken when every P is idle. Each round it
- * watches thread starts (Threads#checkStarting), wakes an M for work nobody was woken for or for
- * timers overdue by a round (Timers#sysmonCheck), and retakes Ps (Go's retake):
+ * notes how late its sleep ended (Oversubscription), watches thread starts
+ * (Threads#checkStarting), wakes an M for work nobody was woken for or for timers overdue by a
+ * round (Timers#sysmonCheck), and retakes Ps (Go's retake, SysmonRetake):
  *
  * <ul>
  *   <li>a P in a marked blocking call (Psyscall) for over one tick, unless it has no local work,
@@ -56,6 +57,12 @@ final class Sysmon implements Runnable {
   /** Unmarked blocking within a round or two; null with -Dgmp.blockDetect=false. */
   final BlockDetector detector = Switches.BLOCK_DETECT ? new BlockDetector() : null;
 
+  /** Whether threads wait for a CPU (sysmon's own sleep lateness): calls in flight stop growing. */
+  final Oversubscription oversubscription = new Oversubscription();
+
+  /** Which Ps each round retakes, and why. */
+  private final SysmonRetake rules;
+
   /** When sysmon last looked at the CPU count (sysmon's thread only). */
   private long lastCpuCheck;
 
@@ -79,6 +86,7 @@ final class Sysmon implements Runnable {
   Sysmon(Scheduler s, boolean enabled) {
     this.s = s;
     this.enabled = enabled;
+    this.rules = new SysmonRetake(s, this);
   }
 
   /**
@@ -206,8 +214,13 @@ final class Sysmon implements Runnable {
     int idle = 0;
     lastCpuCheck = System.nanoTime() - CPU_CHECK_NANOS; // the first round looks at once
     while (s.runState < Scheduler.TIDYING) {
+      long slept = System.nanoTime();
       LockSupport.parkNanos(this, d);
+      slept = System.nanoTime() - slept;
       s.counters.sysmonWakeups++; // sysmon is the only writer (Counters)
+      if (!kicked) { // a kick ends the sleep early: no sample
+        oversubscription.sample(slept - d, s.retake.callNanos());
+      }
       if (kicked) {
         kicked = false;
         idle = 0;
@@ -215,6 +228,7 @@ final class Sysmon implements Runnable {
       }
       if (quiet() && maySleep()) {
         delay = Long.MAX_VALUE;
+        oversubscription.reset();
         // Woken by an M between tasks, by entersyscall or by a thread start (watch). The timeout
         // is the backstop for Ps that went busy with tasks that never return: they are looked at
         // within DEEP_SLEEP_NANOS (Go's deep sleep is bounded the same way, by a minute).
@@ -312,101 +326,8 @@ final class Sysmon implements Runnable {
   /** wakeForQueuedWork's view of the previous round (sysmon's thread only). */
   private boolean stuckLastRound;
 
+  /** One round of Go's retake over every P (SysmonRetake); package-private for driven tests. */
   int retake(long now) {
-    int n = 0;
-    if (detector != null) {
-      detector.beginRound();
-    }
-    long slice = s.config.timeSliceNanos();
-    for (P pp : s.procs.all) {
-      long raw = pp.statusRaw();
-      int st = P.state(raw);
-      if (st == P.Psyscall) {
-        // Go notes the syscalltick on one round and retakes on the next; gmp stamps the call's
-        // start in entersyscall, so a round that comes >= one tick (20 us) after it can act.
-        long t = pp.syscalltick();
-        long since = now - pp.syscallwhen();
-        if (pp.sysmonSyscalltick != t) {
-          pp.sysmonSyscalltick = t;
-          if (since < SYSCALL_MIN_AGE_NANOS) {
-            continue;
-          }
-        }
-        // Don't retake a P with nothing to do for someone else, unless the call is long.
-        if (pp.runq.isEmpty()
-            && s.idle.nmspinning() + s.idle.npidle > 0
-            && since < SYSCALL_RETAKE_NANOS) {
-          continue;
-        }
-        if (s.retake.retakeSyscall(pp, raw, false)) { // CAS inside: exitsyscall races us
-          n++;
-        }
-      } else if (st == P.Prunning) {
-        long t = pp.schedtick();
-        if (pp.sysmonSchedtick != t) {
-          pp.sysmonSchedtick = t;
-          pp.sysmonSchedwhen = now;
-        } else if (now - pp.sysmonSchedwhen >= slice && !pp.preempt()) {
-          pp.setPreempt(true);
-          s.counters.preemptionRequests.increment();
-        }
-        n += retakeFromTask(pp, now, slice);
-      }
-    }
-    return n;
-  }
-
-  /**
-   * Retake a P whose M is inside a task while work waits: at once if the task blocks (the
-   * detector's verdict), after a whole slice in the one task otherwise. A task is
-   * named by its M and the M's completed count read on both sides of curg (a seqlock): the M
-   * clears curg before it bumps the count (release), so an unchanged count around a non-null curg
-   * means that G is task number count + 1 of this M, whatever object gFree recycled for it.
-   */
-  private int retakeFromTask(P pp, long now, long slice) {
-    M mp = pp.m();
-    if (mp == null) {
-      return 0;
-    }
-    long c = mp.completedAcquire();
-    G gp = mp.curg();
-    if (gp == null || mp.completedAcquire() != c) {
-      pp.sysmonM = null; // between tasks
-      return 0;
-    }
-    boolean first = pp.sysmonM != mp || pp.sysmonMcompleted != c;
-    if (first) {
-      pp.sysmonM = mp; // first sight of this task
-      pp.sysmonMcompleted = c;
-      pp.sysmonMwhen = now;
-      gp.setSeenAt(now); // the task's age for the dump (gp may have finished since: display only)
-    }
-    // Only if something waits that nobody else will take (Go's retake condition).
-    if (pp.runq.isEmpty()
-        && (s.global.size() == 0 || s.idle.nmspinning() + s.idle.npidle > 0)) {
-      return 0;
-    }
-    // Unmarked blocking, within a round or two (the verdict may use the M's previous round,
-    // so it can come at the task's first sight; retakeRunning rechecks the task under the lock).
-    if (detector != null
-        && detector.look(mp, now) == BlockDetector.BLOCKED
-        && s.retake.retakeRunning(pp, mp, gp, c, true, true)) {
-      pp.sysmonM = null;
-      return 1;
-    }
-    if (first || now - pp.sysmonMwhen < slice) {
-      return 0;
-    }
-    Thread t = mp.runner;
-    Thread.State ts = t == null ? Thread.State.RUNNABLE : t.getState();
-    boolean blocked =
-        ts == Thread.State.BLOCKED
-            || ts == Thread.State.WAITING
-            || ts == Thread.State.TIMED_WAITING;
-    if (s.retake.retakeRunning(pp, mp, gp, c, blocked, false)) {
-      pp.sysmonM = null;
-      return 1;
-    }
-    return 0;
+    return rules.round(now);
   }
 }

@@ -1,0 +1,73 @@
+package dev.gmp;
+
+/**
+ * Whether the CPUs are oversubscribed, from how late sysmon's own timed sleeps end: a thread that
+ * becomes runnable while every CPU is taken waits for one, and sysmon is such a thread at every
+ * round. The sample is free (sysmon reads the clock around its sleep anyway) and measures what
+ * matters here: how long a blocking call's thread, its call over, waits for a CPU before it can
+ * return. While that wait is long, another thread in flight only waits as well: many short
+ * calls in flight cost kernel time (a timed park and a wake-up each, ~18 us on the reference VM)
+ * until the CPUs do little else (docs/benchmarks.md, "Calls in flight past the CPUs").
+ *
+ * <p>Then hand-offs that would grow the calls in flight wait (Syscall#entersyscall's eager
+ * hand-off; sysmon retakes a marked call's P only once it is {@link Sysmon#SYSCALL_RETAKE_NANOS}
+ * old): the Ms already in flight run the queued work as their calls return (Spares). Only past
+ * {@link #MIN_SPARES_PER_P} spares per P, so a handful of calls blocked on each other are never
+ * held back, and never longer than the 10 ms bound: liveness is kept, at a bounded delay.
+ *
+ * <p>sysmon alone writes; Ms read {@link #on} as a hint (volatile: it changes rarely, and a stale
+ * read only grants or skips one hand-off).
+ */
+final class Oversubscription {
+  /** Spares per P below which nothing is held back. */
+  static final int MIN_SPARES_PER_P = 4;
+
+  /**
+   * Calls longer than this many times the CPU wait are never held back. sysmon's lateness
+   * understates an M's wait (sysmon sleeps more, so the kernel favours it): 10 us calls, ~140 in
+   * flight, lasted ~1.4 ms with sysmon ~0.6 ms late; 5 ms calls ~5.2 ms with it ~0.2 ms late.
+   */
+  static final int CALL_TO_LATE = 8;
+
+  /** sysmon's sleep lateness, exponentially averaged over ~8 rounds, in ns (sysmon only). */
+  private long lateAvg;
+
+  private volatile boolean on;
+
+  /**
+   * A round's lateness: how much longer than asked sysmon's sleep took; callNanos, the calls'
+   * average length as their returns saw it (Retake#noteLongCall), CPU wait included (sysmon only).
+   */
+  void sample(long lateNanos, long callNanos) {
+    long limit = Switches.OVERSUBSCRIBED_LATE_NANOS;
+    if (limit == 0) {
+      return;
+    }
+    lateAvg += (Math.max(0, lateNanos) - lateAvg) >> 3;
+    // Not while the calls are long next to that wait (over CALL_TO_LATE times it): a 5 ms call
+    // whose thread waits 200 us for a CPU loses more waiting for a P than its thread costs. Off
+    // below half the limit (hysteresis), so a mean near it does not flap.
+    boolean shortCalls = callNanos < CALL_TO_LATE * lateAvg;
+    if (lateAvg > limit && shortCalls) {
+      on = true;
+    } else if (lateAvg < limit / 2 || !shortCalls) {
+      on = false;
+    }
+  }
+
+  /** sysmon goes into its deep sleep: nothing is in flight, start afresh when it wakes. */
+  void reset() {
+    lateAvg = 0;
+    on = false;
+  }
+
+  /** Whether a hand-off that grows the calls in flight should wait (a hint, racy reads). */
+  boolean holdsBack(Scheduler s) {
+    return on && s.threads.nmspare >= MIN_SPARES_PER_P * s.gomaxprocs;
+  }
+
+  /** Whether sysmon's last samples said oversubscribed (before the spare floor). */
+  boolean on() {
+    return on;
+  }
+}

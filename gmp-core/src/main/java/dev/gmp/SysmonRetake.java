@@ -1,0 +1,128 @@
+package dev.gmp;
+
+/**
+ * sysmon's retake (Go's retake in proc.go): each round it looks at every P and takes the ones
+ * whose M cannot use them for a while, so that the work queued there runs elsewhere. The
+ * mechanics (the CAS on the P's status, the hand-off, the spare budget) are Retake's; this is the
+ * when:
+ *
+ * <ul>
+ *   <li>a P in a marked blocking call (Psyscall) for over one tick (20 us), unless it has no local
+ *       work and someone else can take work, or threads wait for a CPU (Oversubscription), while
+ *       the call is under 10 ms;
+ *   <li>a P whose schedtick has not moved for a time slice: preemption requested;
+ *   <li>a P whose M is inside a task that blocks without saying so (BlockDetector's verdict) or
+ *       hogs the CPU for a whole slice, while work waits that nobody else can take.
+ * </ul>
+ *
+ * <p>Sysmon's thread only: the per-P {@code sysmon*} fields are its own.
+ */
+final class SysmonRetake {
+  private final Scheduler s;
+  private final Sysmon sysmon;
+
+  SysmonRetake(Scheduler s, Sysmon sysmon) {
+    this.s = s;
+    this.sysmon = sysmon;
+  }
+
+  /** One round over every P: how many were retaken (0 lets sysmon slow its cadence). */
+  int round(long now) {
+    int n = 0;
+    if (sysmon.detector != null) {
+      sysmon.detector.beginRound();
+    }
+    long slice = s.config.timeSliceNanos();
+    boolean holdBack = sysmon.oversubscription.holdsBack(s);
+    for (P pp : s.procs.all) {
+      long raw = pp.statusRaw();
+      int st = P.state(raw);
+      if (st == P.Psyscall) {
+        // Go notes the syscalltick on one round and retakes on the next; gmp stamps the call's
+        // start in entersyscall, so a round that comes >= one tick (20 us) after it can act.
+        long t = pp.syscalltick();
+        long since = now - pp.syscallwhen();
+        if (pp.sysmonSyscalltick != t) {
+          pp.sysmonSyscalltick = t;
+          if (since < Sysmon.SYSCALL_MIN_AGE_NANOS) {
+            continue;
+          }
+        }
+        // Don't retake a P with nothing to do for someone else, unless the call is long; nor,
+        // unless it is long, while threads wait for a CPU (Oversubscription).
+        if ((holdBack || pp.runq.isEmpty() && s.idle.nmspinning() + s.idle.npidle > 0)
+            && since < Sysmon.SYSCALL_RETAKE_NANOS) {
+          continue;
+        }
+        if (s.retake.retakeSyscall(pp, raw, false)) { // CAS inside: exitsyscall races us
+          n++;
+        }
+      } else if (st == P.Prunning) {
+        long t = pp.schedtick();
+        if (pp.sysmonSchedtick != t) {
+          pp.sysmonSchedtick = t;
+          pp.sysmonSchedwhen = now;
+        } else if (now - pp.sysmonSchedwhen >= slice && !pp.preempt()) {
+          pp.setPreempt(true);
+          s.counters.preemptionRequests.increment();
+        }
+        n += retakeFromTask(pp, now, slice);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Retake a P whose M is inside a task while work waits: at once if the task blocks (the
+   * detector's verdict), after a whole slice in the one task otherwise. A task is
+   * named by its M and the M's completed count read on both sides of curg (a seqlock): the M
+   * clears curg before it bumps the count (release), so an unchanged count around a non-null curg
+   * means that G is task number count + 1 of this M, whatever object gFree recycled for it.
+   */
+  private int retakeFromTask(P pp, long now, long slice) {
+    M mp = pp.m();
+    if (mp == null) {
+      return 0;
+    }
+    long c = mp.completedAcquire();
+    G gp = mp.curg();
+    if (gp == null || mp.completedAcquire() != c) {
+      pp.sysmonM = null; // between tasks
+      return 0;
+    }
+    boolean first = pp.sysmonM != mp || pp.sysmonMcompleted != c;
+    if (first) {
+      pp.sysmonM = mp; // first sight of this task
+      pp.sysmonMcompleted = c;
+      pp.sysmonMwhen = now;
+      gp.setSeenAt(now); // the task's age for the dump (gp may have finished since: display only)
+    }
+    // Only if something waits that nobody else will take (Go's retake condition).
+    if (pp.runq.isEmpty()
+        && (s.global.size() == 0 || s.idle.nmspinning() + s.idle.npidle > 0)) {
+      return 0;
+    }
+    // Unmarked blocking, within a round or two (the verdict may use the M's previous round,
+    // so it can come at the task's first sight; retakeRunning rechecks the task under the lock).
+    if (sysmon.detector != null
+        && sysmon.detector.look(mp, now) == BlockDetector.BLOCKED
+        && s.retake.retakeRunning(pp, mp, gp, c, true, true)) {
+      pp.sysmonM = null;
+      return 1;
+    }
+    if (first || now - pp.sysmonMwhen < slice) {
+      return 0;
+    }
+    Thread t = mp.runner;
+    Thread.State ts = t == null ? Thread.State.RUNNABLE : t.getState();
+    boolean blocked =
+        ts == Thread.State.BLOCKED
+            || ts == Thread.State.WAITING
+            || ts == Thread.State.TIMED_WAITING;
+    if (s.retake.retakeRunning(pp, mp, gp, c, blocked, false)) {
+      pp.sysmonM = null;
+      return 1;
+    }
+    return 0;
+  }
+}
