@@ -15,8 +15,9 @@ package dev.gmp;
  * {@link #MIN_SPARES_PER_P} spares per P, so a handful of calls blocked on each other are never
  * held back, and never longer than the 10 ms bound: liveness is kept, at a bounded delay.
  *
- * <p>sysmon alone writes; Ms read {@link #on} as a hint (volatile: it changes rarely, and a stale
- * read only grants or skips one hand-off).
+ * <p>On while the average is over {@link Switches#OVERSUBSCRIBED_LATE_NANOS} (250 us) and the
+ * calls are short next to it; off below half of it. sysmon alone writes; Ms read {@link #on} as a
+ * hint (volatile: it changes rarely, and a stale read only grants or skips one hand-off).
  */
 final class Oversubscription {
   /** Spares per P below which nothing is held back. */
@@ -48,10 +49,9 @@ final class Oversubscription {
     // whose thread waits 200 us for a CPU loses more waiting for a P than its thread costs. Off
     // below half the limit (hysteresis), so a mean near it does not flap.
     boolean shortCalls = callNanos < CALL_TO_LATE * lateAvg;
-    if (lateAvg > limit && shortCalls) {
-      on = true;
-    } else if (lateAvg < limit / 2 || !shortCalls) {
-      on = false;
+    boolean next = lateAvg > limit && shortCalls || on && lateAvg >= limit / 2 && shortCalls;
+    if (next != on) {
+      on = next; // written on a change only: every M with work waiting reads it per call
     }
   }
 
