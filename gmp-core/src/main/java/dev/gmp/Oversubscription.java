@@ -46,9 +46,10 @@ final class Oversubscription {
     }
     lateAvg += (Math.max(0, lateNanos) - lateAvg) >> 3;
     // Not while the calls are long next to that wait (over CALL_TO_LATE times it): a 5 ms call
-    // whose thread waits 200 us for a CPU loses more waiting for a P than its thread costs. Off
-    // below half the limit (hysteresis), so a mean near it does not flap.
-    boolean shortCalls = callNanos < CALL_TO_LATE * lateAvg;
+    // whose thread waits 200 us for a CPU loses more waiting for a P than its thread costs; nor
+    // before any call has returned to a lost P (0: no evidence that they are short). Off below
+    // half the limit (hysteresis), so a mean near it does not flap.
+    boolean shortCalls = callNanos > 0 && callNanos < CALL_TO_LATE * lateAvg;
     boolean next = lateAvg > limit && shortCalls || on && lateAvg >= limit / 2 && shortCalls;
     if (next != on) {
       on = next; // written on a change only: every M with work waiting reads it per call

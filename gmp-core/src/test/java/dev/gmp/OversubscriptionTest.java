@@ -50,6 +50,12 @@ class OversubscriptionTest {
   }
 
   @Test
+  void withNoCallReturnedYetNothingIsHeldBack() {
+    samples(o, 40, 1_000 * US, 0); // no call has outlived its P: their length is unknown
+    assertFalse(o.on(), "a first wave of long calls (a latch) must not wait 10 ms each");
+  }
+
+  @Test
   void longCallsAreNeverHeldBack() {
     samples(o, 40, 1_000 * US, 20_000 * US); // 20 ms calls: their wait is small beside them
     assertFalse(o.on());
