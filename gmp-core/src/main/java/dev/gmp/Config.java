@@ -50,4 +50,43 @@ record Config(
         null,
         null);
   }
+
+  /**
+   * GmpExecutor.Builder's settings, cross-checked: the parallelism (explicit, else the CPU count,
+   * followed unless pinned), the settings that exclude each other, the default factory and name.
+   */
+  static Config of(
+      int parallelism,
+      Boolean follow,
+      IntSupplier cpus,
+      int maxThreads,
+      int maxSpareThreads,
+      long timeSliceNanos,
+      long keepAliveNanos,
+      String name,
+      ThreadFactory threadFactory,
+      Thread.UncaughtExceptionHandler handler,
+      boolean jmx,
+      UnaryOperator<Runnable> taskDecorator) {
+    boolean explicit = parallelism != 0;
+    if (explicit && Boolean.TRUE.equals(follow)) {
+      throw new IllegalArgumentException("parallelism(" + parallelism + ") and"
+          + " followAvailableProcessors(true) are exclusive: an explicit parallelism is pinned");
+    }
+    int procs = explicit ? parallelism : Math.max(1, cpus.getAsInt());
+    if (maxThreads < procs) {
+      throw new IllegalArgumentException(
+          "maxThreads (" + maxThreads + ") must be >= parallelism (" + procs + ")");
+    }
+    if (name != null && threadFactory != null) {
+      throw new IllegalArgumentException("name(\"" + name + "\") and threadFactory(...) are"
+          + " exclusive: name only applies to the default thread factory");
+    }
+    String n = name != null ? name : Threads.nextPoolName();
+    ClassLoader ccl = Thread.currentThread().getContextClassLoader();
+    ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
+    IntSupplier followed = explicit || Boolean.FALSE.equals(follow) ? null : cpus;
+    return new Config(procs, maxThreads, maxSpareThreads, timeSliceNanos, keepAliveNanos, n, tf,
+        handler, ccl, jmx, taskDecorator, followed);
+  }
 }

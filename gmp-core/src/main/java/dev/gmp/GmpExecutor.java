@@ -296,8 +296,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * the processor from because it blocked without saying so or ran past its time slice).
      * Every hand-off draws on it, so the executor never has more than {@code parallelism +
      * maxSpareThreads} threads; past it a blocking call keeps its processor (parallelism
-     * degrades, threads do not grow) until a spare frees up. Default 256 (ForkJoinPool's
-     * common-pool spare limit); 0 means no hand-off at all.
+     * degrades, threads do not grow) until a spare frees up. Short calls also keep it while many
+     * are in flight and threads wait for a CPU (more would only wait too). Default 256
+     * (ForkJoinPool's common-pool spare limit); 0 means no hand-off at all.
      */
     public Builder maxSpareThreads(int n) {
       if (n < 0) {
@@ -394,26 +395,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
 
     /** The validated settings (package-private: tests build schedulers from them). */
     Config config() {
-      boolean explicit = parallelism != 0;
-      if (explicit && Boolean.TRUE.equals(follow)) {
-        throw new IllegalArgumentException("parallelism(" + parallelism + ") and"
-            + " followAvailableProcessors(true) are exclusive: an explicit parallelism is pinned");
-      }
-      int procs = explicit ? parallelism : Math.max(1, cpus.getAsInt());
-      if (maxThreads < procs) {
-        throw new IllegalArgumentException(
-            "maxThreads (" + maxThreads + ") must be >= parallelism (" + procs + ")");
-      }
-      if (name != null && threadFactory != null) {
-        throw new IllegalArgumentException("name(\"" + name + "\") and threadFactory(...) are"
-            + " exclusive: name only applies to the default thread factory");
-      }
-      String n = name != null ? name : Threads.nextPoolName();
-      ClassLoader ccl = Thread.currentThread().getContextClassLoader();
-      ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
-      IntSupplier followed = explicit || Boolean.FALSE.equals(follow) ? null : cpus;
-      return new Config(procs, maxThreads, maxSpareThreads, timeSlice.toNanos(),
-          keepAlive.toNanos(), n, tf, handler, ccl, jmx, taskDecorator, followed);
+      return Config.of(parallelism, follow, cpus, maxThreads, maxSpareThreads,
+          timeSlice.toNanos(), keepAlive.toNanos(), name, threadFactory, handler, jmx,
+          taskDecorator);
     }
   }
 }
