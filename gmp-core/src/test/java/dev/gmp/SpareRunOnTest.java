@@ -105,6 +105,7 @@ class SpareRunOnTest {
     assertEquals(1, ex.sched.counters.runOns.sum(), "one task run on");
     String dump = ex.dump();
     assertTrue(dump.contains(" runons=1"), dump);
+    assertTrue(dump.matches("(?s).* oversubscribed=(true|false)\\b.*"), dump); // sysmon's hint
 
     releaseC.set(true);
     await(eDone, "E once C let go of the P");
