@@ -32,4 +32,10 @@ final class ExecutorStatsEvent extends jdk.jfr.Event {
   @Label("Handoffs") long handoffs;
   @Label("Retakes") long retakes;
   @Label("Completed Tasks") long completed;
+
+  @Label("Spare Threads") int spareThreads;
+
+  @Label("Oversubscribed")
+  @Description("sysmon holds back hand-offs of short blocking calls: threads wait for a CPU")
+  boolean oversubscribed;
 }

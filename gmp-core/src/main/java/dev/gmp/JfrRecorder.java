@@ -101,6 +101,8 @@ final class JfrRecorder {
       e.handoffs = st.handoffs();
       e.retakes = st.retakes();
       e.completed = st.completedTasks();
+      e.spareThreads = st.spareThreads();
+      e.oversubscribed = s.sysmon.oversubscription.on();
       e.commit();
     }
   }

@@ -327,6 +327,8 @@ class JfrEventsTest {
       RecordedEvent e = r.await("dev.gmp.ExecutorStats", x -> x.getLong("completed") == 1);
       assertEquals(2, e.getInt("parallelism"));
       assertTrue(e.getInt("threads") >= 1, e.toString());
+      assertEquals(0, e.getInt("spareThreads"), e.toString());
+      assertFalse(e.getBoolean("oversubscribed"), "one task, no calls: " + e);
     }
   }
 }
