@@ -79,14 +79,6 @@ class OversubscriptionTest {
     assertFalse(o.holdsBack(s), "sysmon's deep sleep starts afresh");
   }
 
-  private static G running(M m) {
-    G g = TestSupport.g(100 + m.id);
-    g.task = () -> {};
-    g.setStatus(G.Grunning);
-    m.setCurg(g);
-    return g;
-  }
-
   @Test
   void whileHeldBackACallThatWorkWaitsBehindKeepsItsPUntilItIsTenMillisecondsOld() {
     assumeTrue(Switches.OVERSUBSCRIBED_LATE_NANOS > 0, "switched off");
@@ -94,7 +86,7 @@ class OversubscriptionTest {
     samples(o, 40, 1_000 * US, 1_500 * US);
     M m = TestSupport.mWithP(s, 1);
     TestSupport.mWithP(s, 2); // no idle P
-    G gp = running(m);
+    G gp = TestSupport.running(m);
     P p0 = m.p;
     p0.runq.put(TestSupport.g(1), false, s.global);
     int spares = s.threads.nmspare;
@@ -121,7 +113,7 @@ class OversubscriptionTest {
     samples(o, 40, 80 * US, 1_500 * US); // sleeps on time
     M m = TestSupport.mWithP(s, 1);
     TestSupport.mWithP(s, 2);
-    G gp = running(m);
+    G gp = TestSupport.running(m);
     P p0 = m.p;
     p0.runq.put(TestSupport.g(1), false, s.global);
 

@@ -71,18 +71,10 @@ class PrecountedCallTest {
     }
   }
 
-  private static G running(M m) {
-    G g = TestSupport.g(100 + m.id);
-    g.task = () -> {};
-    g.setStatus(G.Grunning);
-    m.setCurg(g);
-    return g;
-  }
-
   @Test
   void aCallThatWorkWaitsBehindCountsItselfAndAFastReturnEndsTheCount() {
     M m = TestSupport.mWithP(s, 1);
-    G gp = running(m);
+    G gp = TestSupport.running(m);
     P p0 = m.p;
     p0.runq.put(TestSupport.g(1), false, s.global);
 
@@ -101,7 +93,7 @@ class PrecountedCallTest {
   @Test
   void aCallWithNothingQueuedDoesNotCountItself() {
     M m = TestSupport.mWithP(s, 1);
-    G gp = running(m);
+    G gp = TestSupport.running(m);
     Syscall.entersyscall(m, gp);
     assertFalse(m.spare());
     assertEquals(0, s.threads.nmspare);
@@ -117,7 +109,7 @@ class PrecountedCallTest {
     assertTrue(sc.retake.addSelfAsSpare(spare), "the one slot");
     M m = TestSupport.mWithP(sc, 1);
     TestSupport.mWithP(sc, 2); // no idle P
-    G gp = running(m);
+    G gp = TestSupport.running(m);
     P p0 = m.p;
     p0.runq.put(TestSupport.g(1), false, sc.global);
 
@@ -137,7 +129,7 @@ class PrecountedCallTest {
   void aSpareTakesACountedCallsPWithoutTheLockAndTheReturnRunsOnCounted() throws Exception {
     M m1 = TestSupport.mWithP(s, 1);
     TestSupport.mWithP(s, 2); // P1 busy: no idle P
-    G g1 = running(m1);
+    G g1 = TestSupport.running(m1);
     P p0 = m1.p;
     p0.runq.put(TestSupport.g(1), false, s.global);
     Syscall.entersyscall(m1, g1);
@@ -167,7 +159,7 @@ class PrecountedCallTest {
   void aSpareWhoseTaskBlockedRunsOnFromAPsRingWithoutTheLock() throws Exception {
     M m1 = TestSupport.mWithP(s, 1);
     TestSupport.mWithP(s, 2);
-    G g1 = running(m1);
+    G g1 = TestSupport.running(m1);
     P p0 = m1.p;
     G next = TestSupport.g(7);
     p0.runq.put(next, false, s.global); // the ring's head

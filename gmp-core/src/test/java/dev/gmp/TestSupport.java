@@ -134,6 +134,15 @@ final class TestSupport {
     return m;
   }
 
+  /** A task running on m (its curg), as inside a task's body: for driven entersyscall tests. */
+  static G running(M m) {
+    G g = g(100 + m.id);
+    g.task = () -> {};
+    g.setStatus(G.Grunning);
+    m.setCurg(g);
+    return g;
+  }
+
   static G g(long id) {
     G g = new G();
     g.goid = id;
