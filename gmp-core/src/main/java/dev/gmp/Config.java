@@ -55,28 +55,19 @@ record Config(
    * GmpExecutor.Builder's settings, cross-checked: the parallelism (explicit, else the CPU count,
    * followed unless pinned), the settings that exclude each other, the default factory and name.
    */
-  static Config of(
-      int parallelism,
-      Boolean follow,
-      IntSupplier cpus,
-      int maxThreads,
-      int maxSpareThreads,
-      long timeSliceNanos,
-      long keepAliveNanos,
-      String name,
-      ThreadFactory threadFactory,
-      Thread.UncaughtExceptionHandler handler,
-      boolean jmx,
-      UnaryOperator<Runnable> taskDecorator) {
+  static Config of(GmpExecutor.Builder b) {
+    int parallelism = b.parallelism;
+    String name = b.name;
+    ThreadFactory threadFactory = b.threadFactory;
     boolean explicit = parallelism != 0;
-    if (explicit && Boolean.TRUE.equals(follow)) {
+    if (explicit && Boolean.TRUE.equals(b.follow)) {
       throw new IllegalArgumentException("parallelism(" + parallelism + ") and"
           + " followAvailableProcessors(true) are exclusive: an explicit parallelism is pinned");
     }
-    int procs = explicit ? parallelism : Math.max(1, cpus.getAsInt());
-    if (maxThreads < procs) {
+    int procs = explicit ? parallelism : Math.max(1, b.cpus.getAsInt());
+    if (b.maxThreads < procs) {
       throw new IllegalArgumentException(
-          "maxThreads (" + maxThreads + ") must be >= parallelism (" + procs + ")");
+          "maxThreads (" + b.maxThreads + ") must be >= parallelism (" + procs + ")");
     }
     if (name != null && threadFactory != null) {
       throw new IllegalArgumentException("name(\"" + name + "\") and threadFactory(...) are"
@@ -85,8 +76,8 @@ record Config(
     String n = name != null ? name : Threads.nextPoolName();
     ClassLoader ccl = Thread.currentThread().getContextClassLoader();
     ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
-    IntSupplier followed = explicit || Boolean.FALSE.equals(follow) ? null : cpus;
-    return new Config(procs, maxThreads, maxSpareThreads, timeSliceNanos, keepAliveNanos, n, tf,
-        handler, ccl, jmx, taskDecorator, followed);
+    IntSupplier followed = explicit || Boolean.FALSE.equals(b.follow) ? null : b.cpus;
+    return new Config(procs, b.maxThreads, b.maxSpareThreads, b.timeSlice.toNanos(),
+        b.keepAlive.toNanos(), n, tf, b.handler, ccl, b.jmx, b.taskDecorator, followed);
   }
 }

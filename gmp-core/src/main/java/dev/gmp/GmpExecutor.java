@@ -235,19 +235,20 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
 
   /** Settings for a {@link GmpExecutor}; every setter validates and names a bad value. */
   public static final class Builder {
+    // Package-private: Config.of reads them (cross-checks and defaults).
     /** 0: not set, follow the CPU count. */
-    private int parallelism;
-    private Boolean follow;
-    private IntSupplier cpus = Resize.RuntimeCpus.INSTANCE;
-    private int maxThreads = 10_000;
-    private int maxSpareThreads = 256;
-    private Duration timeSlice = Duration.ofMillis(10);
-    private Duration keepAlive = Duration.ofSeconds(60);
-    private String name;
-    private ThreadFactory threadFactory;
-    private Thread.UncaughtExceptionHandler handler;
-    private boolean jmx;
-    private UnaryOperator<Runnable> taskDecorator;
+    int parallelism;
+    Boolean follow;
+    IntSupplier cpus = Resize.RuntimeCpus.INSTANCE;
+    int maxThreads = 10_000;
+    int maxSpareThreads = 256;
+    Duration timeSlice = Duration.ofMillis(10);
+    Duration keepAlive = Duration.ofSeconds(60);
+    String name;
+    ThreadFactory threadFactory;
+    Thread.UncaughtExceptionHandler handler;
+    boolean jmx;
+    UnaryOperator<Runnable> taskDecorator;
 
     private Builder() {}
 
@@ -395,9 +396,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
 
     /** The validated settings (package-private: tests build schedulers from them). */
     Config config() {
-      return Config.of(parallelism, follow, cpus, maxThreads, maxSpareThreads,
-          timeSlice.toNanos(), keepAlive.toNanos(), name, threadFactory, handler, jmx,
-          taskDecorator);
+      return Config.of(this);
     }
   }
 }
