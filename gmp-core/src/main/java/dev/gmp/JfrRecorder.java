@@ -45,8 +45,12 @@ final class JfrRecorder {
   /**
    * Recomputes the gate. While a recording runs, also records every live P's state, so that the
    * per-P lanes of a recording that starts in the middle of things begin with a known state.
+   * Synchronized, so that the last write reflects the last state change: the listener runs on
+   * whichever thread changed a recording's state, and unserialized, a recording stopping while
+   * another starts could compute false and write it after the other's true, leaving the gate off
+   * with a recording running (a candidate for JfrEventsTest seeing no Steal event once in CI).
    */
-  private static void refresh() {
+  private static synchronized void refresh() {
     boolean running = FlightRecorder.getFlightRecorder().getRecordings().stream()
         .anyMatch(r -> r.getState() == RecordingState.RUNNING);
     Jfr.on = running;
