@@ -122,6 +122,8 @@ class JfrEventsTest {
         }
         return null;
       }).get(LIVENESS_SECONDS + 5, TimeUnit.SECONDS);
+      assertTrue(ex.stats().steals() > 0, "the children were stolen: " + ex.stats());
+      assertTrue(Jfr.on, "the gate is on while the recording runs");
       RecordedEvent e = r.await("dev.gmp.Steal", x -> true);
       assertNotEquals(e.getInt("thief"), e.getInt("victim"));
       assertTrue(e.getInt("tasks") >= 1, e.toString());
