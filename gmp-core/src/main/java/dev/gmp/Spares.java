@@ -56,9 +56,13 @@ final class Spares {
         if (takeFree(m)) {
           return SchedulingLoop.RETRY;
         }
-        G free = credit ? runOnFree(s, m) : null;
-        if (free != null) {
-          return free;
+        if (credit) {
+          int skips = m.runOnSkips;
+          G free = runOnFree(s, m);
+          if (free != null) {
+            return free;
+          }
+          credit = m.runOnSkips == skips; // a chance passed up is this task's one chance
         }
       }
       if (i >= Switches.SPARE_LOCK_YIELDS) {

@@ -181,4 +181,34 @@ class PrecountedCallTest {
     assertEquals(1, s.counters.runOns.sum());
     assertEquals(1, s.threads.nmspare);
   }
+
+  /**
+   * A spare's task gets one chance to run on, however many times the lock-free loop retries
+   * while the lock is busy: a chance passed up (the run-on backoff) is spent once, and the M
+   * then waits for the lock and takes an uncounted call's P there.
+   */
+  @Test
+  void aPassedUpChanceToRunOnIsSpentOnceWhileTheLockIsBusy() throws Exception {
+    M m1 = TestSupport.mWithP(s, 1);
+    TestSupport.mWithP(s, 2); // no idle P
+    G g1 = TestSupport.running(m1);
+    P p0 = m1.p;
+    Syscall.entersyscall(m1, g1); // nothing queued yet: not counted, so no lock-free take of P0
+    p0.runq.put(TestSupport.g(7), false, s.global); // work behind the call, in P0's ring
+    M spare = new M(s, 3);
+    assertTrue(s.retake.addSelfAsSpare(spare));
+    spare.runOnCredit = true;
+    spare.runOnSkips = 2; // its last run-on did not block: pass up the next two chances
+    lockElsewhere();
+
+    FutureTask<G> f = new FutureTask<>(() -> Spares.reacquire(spare));
+    Thread t = new Thread(f, "spare");
+    t.start();
+    TestSupport.awaitCondition("the spare waits for the lock", () -> s.lock.hasQueuedThread(t));
+    assertEquals(1, spare.runOnSkips, "one chance passed up, not one per retry");
+    release.countDown();
+    assertSame(SchedulingLoop.RETRY, f.get(10, TimeUnit.SECONDS), "it took a P under the lock");
+    assertSame(p0, spare.p, "the uncounted call's P, which work waits for");
+    assertEquals(0, s.counters.runOns.sum(), "nothing run on");
+  }
 }
