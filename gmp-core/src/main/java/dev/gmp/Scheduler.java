@@ -34,8 +34,8 @@ import java.util.function.IntToLongFunction;
  * work waits behind counts itself, and its return settles, without the lock: Spares#takeFree).
  * The hot paths take no lock: a P's ring is single-producer (its owner M) and multi-consumer
  * (owner and thieves, by CAS on head); runnext is CASed by owner and thieves; spinning counts
- * are atomics; outside submitters inject without the lock. Nothing done under the lock waits for another thread's progress, and no lock hold is
- * longer than one batch (129 Gs), except shutdownNow's drain.
+ * are atomics; outside submitters inject without the lock. Nothing done under the lock waits
+ * for another thread's progress; no lock hold is longer than one batch (129 Gs), bar shutdownNow.
  *
  * <p><b>Invariants.</b>
  *

@@ -285,10 +285,7 @@ final class Threads {
       if (next != null) {
         s.idle.returnPLocked(next);
       }
-      if (m.spare()) {
-        m.clearSpare();
-        removeSpare();
-      }
+      s.retake.removeSelfAsSpare(m); // mexit runs on m's own thread
       spinning = m.spinning;
       m.spinning = false;
       m.setLife(M.DEAD);
