@@ -11,6 +11,9 @@ final class Counters {
   final LongAdder parks = new LongAdder();
   final LongAdder unparks = new LongAdder();
   final LongAdder threadStartFailures = new LongAdder();
+
+  /** Threads that had not checked in a while after their start: their P was taken back. */
+  final LongAdder lateThreadStarts = new LongAdder();
   final LongAdder handoffs = new LongAdder();
   final LongAdder retakes = new LongAdder();
   final LongAdder preemptionRequests = new LongAdder();
@@ -29,9 +32,6 @@ final class Counters {
 
   /** Ps taken back from an idle M that was late to pick them up (Spares#takeLateHandoffLocked). */
   final LongAdder lateHandoffTakes = new LongAdder();
-
-  /** Tasks a spare ran P-less after its task blocked (Spares#runOnLocked). */
-  final LongAdder runOns = new LongAdder();
 
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
   final LongAdder cpuChecks = new LongAdder();

@@ -129,7 +129,6 @@ final class Dump {
         .append(" threadstartfailures=").append(st.threadStartFailures())
         .append(" stalespinnerwakes=").append(s.counters.staleSpinnerWakes.sum())
         .append(" latehandofftakes=").append(s.counters.lateHandoffTakes.sum())
-        .append(" runons=").append(s.counters.runOns.sum())
         .append(" oversubscribed=").append(s.sysmon.oversubscription.on());
     if (s.carriers != null) { // only once a virtual-thread builder was made
       b.append(" vthreads=").append(st.virtualThreads())

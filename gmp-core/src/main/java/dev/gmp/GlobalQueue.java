@@ -29,8 +29,13 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  * grow with the backlog. Order: FIFO within each side; an injected G queues behind what was on
  * the array when a take moved it, so it waits at most one array's length (no starvation), but a
  * locked put may overtake an earlier injection (the two come from different threads anyway).
- * A claimed-but-unfilled slot still counts in {@link #size} and {@link #liveSizeLocked}: work
- * behind it is late, never invisible, and its producer calls wakep once it is filled.
+ *
+ * <p>"Visible" is "takeable": {@link #size} and {@link #liveSizeLocked} count the injection side
+ * only once its oldest slot is filled, since a take stops at a slot a producer has claimed and not
+ * yet filled. Counting such a slot kept a spinner looking at work it could not take, at 100% of a
+ * CPU while the producer was descheduled. The producer fences after filling its slot and then
+ * reads nmspinning and the run state (Scheduler#injectOrPut), so whoever did not see its G is
+ * seen by it (Dekker A and C).
  *
  * <p>All methods but {@link #size()} and {@link #inject} require {@link #lock} to be held.
  */
@@ -57,6 +62,13 @@ final class GlobalQueue {
 
   /** Ids for Gs that came in through {@link #inject} (they are numbered when moved, in order). */
   private final IntToLongFunction goids;
+
+  private static final int GOID_BATCH = 16;
+
+  /** The ids reserved for injected Gs and not used yet (lock held). */
+  private long goidNext;
+
+  private long goidEnd;
 
   private G[] buf = new G[MIN_CAPACITY];
   private int head;
@@ -103,12 +115,20 @@ final class GlobalQueue {
    * before its element is visible.
    */
   int size() {
-    return size + injected.size() - withdrawn;
+    return Math.max(0, size + injectedTakeable() - withdrawn);
   }
 
-  /** Exact count of Gs a taker could still get (now or once their producers finish). Lock held. */
+  /** Gs a taker could get now (withdrawn ones not counted). Lock held. */
   int liveSizeLocked() {
-    return count + lockedCount + injected.size() - withdrawn;
+    return Math.max(0, count + lockedCount + injectedTakeable() - withdrawn);
+  }
+
+  /**
+   * The injection side's length once its oldest slot is filled, else 0 (see the class comment).
+   * The peek is a volatile read of the consumer index and of that slot: any thread may ask.
+   */
+  private int injectedTakeable() {
+    return injected.relaxedPeek() == null ? 0 : injected.size();
   }
 
   /** Queues a G that waits for a P on its own M (see {@link #locked}), ahead of the rest. */
@@ -134,25 +154,16 @@ final class GlobalQueue {
 
   /**
    * Lock-free put from an outside thread; false if the injection side is full (then the caller
-   * puts under the lock: {@link #putInjectedLocked}). On success the G is countable by {@link
-   * #size} from the offer's CAS on the producer index on, and that CAS is a full barrier: the
-   * StoreLoad both Dekker pairs of Scheduler's overview (A and C) need before the caller reads
-   * nmspinning or the run state. Its element store comes after the CAS, so a take may find the
-   * slot claimed but empty: it stops there rather than wait (see the class comment).
+   * moves a batch onto the array, {@link #drainInjectedLocked}, and tries again). The G becomes
+   * takeable once the offer's element store is done; the caller fences after it (Dekker A, C).
    */
   boolean inject(G g) {
     return injected.offer(g);
   }
 
-  /**
-   * An outside G put straight onto the array because the injection side was full. What the
-   * injection side holds goes first, so one submitter's tasks keep their order (one bounded
-   * move, at most its capacity: this is the backpressure path, not the common one). Lock held.
-   */
-  void putInjectedLocked(G g) {
-    transfer(INJECT_CAPACITY);
-    g.qpos = appended;
-    append(g);
+  /** Moves one batch of injected Gs onto the array: room for a full injection side. Lock held. */
+  void drainInjectedLocked() {
+    transfer(RunQueue.SIZE);
     size = count + lockedCount;
   }
 
@@ -163,12 +174,7 @@ final class GlobalQueue {
    * lock, as Go's globrunqput touches it to link it.
    */
   private void transfer(int max) {
-    if (max <= 0) {
-      return;
-    }
-    long id = 0;
-    int moved = 0;
-    while (moved < max) {
+    for (int moved = 0; moved < max; ) {
       G g = injected.relaxedPoll(); // null for an empty or not-yet-filled slot: never spins
       if (g == null) {
         break;
@@ -177,12 +183,12 @@ final class GlobalQueue {
         withdrawn--;
         continue;
       }
-      if (id == 0) {
-        // One reservation per transfer; ids left unused (withdrawn Gs) are skipped, as Go's are.
-        id = goids.applyAsLong(Math.min(max, injected.size() + 1));
-      }
       if (g.goid == 0) { // outside Gs come unnumbered (tests inject numbered ones)
-        g.goid = id + moved;
+        if (goidNext == goidEnd) { // a cache of 16, as a P's (Go's goidcache)
+          goidNext = goids.applyAsLong(GOID_BATCH);
+          goidEnd = goidNext + GOID_BATCH;
+        }
+        g.goid = goidNext++;
       }
       g.qpos = appended; // its position: withdraw compares it with taken
       append(g);
@@ -259,14 +265,6 @@ final class GlobalQueue {
   }
 
   /**
-   * The next G for a spare to run P-less (Spares#runOnLocked): never a locked G, and
-   * nothing while one waits, since returning calls go ahead of new work and need a P. Lock held.
-   */
-  G getForSpare() {
-    return lockedCount != 0 ? null : get();
-  }
-
-  /**
    * globrunqgetbatch: takes n = min(len, len/gomaxprocs + 1, ring/2) Gs (fewer if pp's ring has
    * less room), returns the first and puts the rest on {@code pp}'s ring, whose owner must be the
    * caller. Returns null when nothing is takeable.
@@ -318,19 +316,30 @@ final class GlobalQueue {
   }
 
   /**
-   * Removes everything takeable (shutdownNow, tests). The one take that is not bounded: shutdownNow
-   * must hand back every queued task at once, as ThreadPoolExecutor's drainQueue does.
+   * Removes everything takeable (tests): GQueue order, Gs waiting for a P on their own M first.
    */
   void drainTo(GQueue out) {
     for (G g = takeLocked(); g != null; g = takeLocked()) {
       out.push(g);
     }
-    transfer(Integer.MAX_VALUE);
-    for (G g = takeHead(); g != null; g = takeHead()) {
+    while (drainSomeLocked(out, Integer.MAX_VALUE) != 0) {
+      // until empty
+    }
+  }
+
+  /**
+   * shutdownNow's take: up to {@code max} Gs that have not started (never one waiting for a P on
+   * its own M: that task runs to its end), so each hold of the lock is bounded. Returns how many.
+   */
+  int drainSomeLocked(GQueue out, int max) {
+    transfer(max);
+    int n = 0;
+    for (G g = null; n < max && (g = takeHead()) != null; n++) {
       out.push(g);
     }
     shrinkIfSparse();
     size = count + lockedCount;
+    return n;
   }
 
   /** The next live G off the array (withdrawn ones are dropped); null if none. */

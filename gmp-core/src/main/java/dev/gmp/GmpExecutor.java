@@ -169,11 +169,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     if (task == null) {
       throw new NullPointerException("task");
     }
-    UnaryOperator<Runnable> d = decorator;
-    if (d != null) {
-      task = decorate(d, task); // before anything is queued: a throwing decorator leaves no trace
-    }
-    sched.submit(task);
+    sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
   }
 
   @Override

@@ -143,8 +143,10 @@ final class Idle extends IdlePad2 {
   }
 
   /**
-   * Whether any queue holds a G another M could take (the global queue, injection side included,
-   * or any P's ring and runnext; volatile reads). Both spinner-side halves of Dekker (A) ask it
+   * Whether any queue holds a G another M could take now: the global queue's takeable part, or a
+   * ring or runnext of any P not on the idle list (volatile reads). "Visible" is exactly what a
+   * spinner can take (Steal skips idle-list Ps, whose rings are empty, and nothing else), so a
+   * spinner never loops on work it cannot take. Both spinner-side halves of Dekker (A) ask it
    * after their full barrier: resetspinning, and the spinner's last look (SchedulingLoop.recheck).
    */
   boolean workVisible() {
@@ -169,9 +171,33 @@ final class Idle extends IdlePad2 {
     U_NMSPINNING.getAndAdd(this, -1);
   }
 
-  /** A spinning claim that came to nothing (no thread could be had): undo its count. */
+  /**
+   * A spinning claim that came to nothing (no M could be had), given back under the lock by
+   * whoever claimed it, which has just tried to start the one M a recheck would ask for.
+   */
+  void unclaimSpinningLocked() {
+    U_NMSPINNING.getAndAdd(this, -1);
+  }
+
+  /**
+   * A spinning count given back by someone other than a spinner's last look (a thread that never
+   * arrived, an M whose P was retired in transit): the decrement, a full barrier, then Go's
+   * recheck (Dekker A, spinner side): a submitter that saw the count skipped its wakep, so if work
+   * is visible now, wake someone for it. Not under the lock.
+   */
   void unclaimSpinning() {
     U_NMSPINNING.getAndAdd(this, -1);
+    if (workVisible()) {
+      wakep();
+    }
+  }
+
+  /** {@link #dropSpinning} with the same recheck, for an M that gives its count back. */
+  void leaveSpinning(M m) {
+    dropSpinning(m);
+    if (workVisible()) {
+      wakep();
+    }
   }
 
   /** handoffp's claim of the right to start a spinner when nobody spins and no P is idle. */
@@ -200,7 +226,7 @@ final class Idle extends IdlePad2 {
   M claimMLocked(P pp, boolean spinning) {
     M nmp = mget();
     if (nmp == null) {
-      nmp = s.threads.allocmLocked();
+      nmp = s.threads.allocmLocked(false);
       if (nmp == null) {
         if (s.threads.mcount >= s.config.maxThreads()) {
           s.threads.startFailedLocked(null); // maxThreads counts as a failure; the spare cap not
@@ -210,13 +236,29 @@ final class Idle extends IdlePad2 {
           mWanted = true;
         }
         if (spinning) {
-          unclaimSpinning();
+          unclaimSpinningLocked();
         }
         returnPLocked(pp);
         return null;
       }
     }
     nmp.spinning = spinning;
+    handLocked(pp, nmp);
+    return nmp;
+  }
+
+  /**
+   * The first M of an executor that has none (Scheduler#startFirstM), with pp in nextp, not
+   * spinning: thread creation's backoff does not apply. Null only at the thread cap (then pp goes
+   * back). Lock held.
+   */
+  M claimFirstMLocked(P pp) {
+    M nmp = s.threads.allocmLocked(true);
+    if (nmp == null) {
+      returnPLocked(pp);
+      return null;
+    }
+    nmp.spinning = false;
     handLocked(pp, nmp);
     return nmp;
   }
@@ -240,6 +282,10 @@ final class Idle extends IdlePad2 {
       return;
     }
     if (nmp.life() == M.NEW) {
+      if (s.sysmon.isCurrentThread()) {
+        s.threads.startOffSysmon(nmp); // never the user's factory on sysmon's own thread
+        return;
+      }
       // A task's M starting a thread waits in the kernel for it: not the task blocking, so
       // sysmon's detector must not take its P for that (BlockDetector#look).
       M self = ThreadTable.currentM();
@@ -366,7 +412,7 @@ final class Idle extends IdlePad2 {
       }
       // The P was retired while handed to us, or taken back while we were late: sleep again.
       if (m.spinning) {
-        dropSpinning(m);
+        leaveSpinning(m);
       }
     }
   }
@@ -382,6 +428,7 @@ final class Idle extends IdlePad2 {
     pp.setStatus(P.Pidle);
     pp.handedTo = null;
     pp.link = pidle;
+    pp.onIdleList = true;
     pidle = pp;
     npidle = npidle + 1; // volatile write under the lock: Dekker (B), dropP's side
     if (Jfr.on) {

@@ -84,6 +84,7 @@ abstract class IdleLists extends IdlePad1 {
     if (pp != null) {
       pidle = pp.link;
       pp.link = null;
+      pp.onIdleList = false;
       npidle = npidle - 1;
     }
     return pp;
@@ -99,6 +100,7 @@ abstract class IdleLists extends IdlePad1 {
         }
         prev.link = x.link;
         x.link = null;
+        x.onIdleList = false;
         npidle = npidle - 1;
         return x;
       }

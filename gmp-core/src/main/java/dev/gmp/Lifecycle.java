@@ -52,7 +52,27 @@ final class Lifecycle {
       if (s.runState < Scheduler.SHUTDOWN) {
         s.runState = Scheduler.SHUTDOWN;
       }
-      s.timers.onShutdownLocked(); // after the state: see Timers#addLocal's lock argument
+    } finally {
+      s.lock.unlock();
+    }
+    sweepTimersThenTidy(s);
+  }
+
+  /**
+   * After the run state is written: shutdown's sweep of the timer heaps, outside the scheduler
+   * lock (each heap lock once: nothing under the scheduler lock waits for a heap), then the
+   * tidy-up, which waits for the sweep (Timers#anyLiveLocked). With {@code out}, shutdownNow's:
+   * every pending timer is returned; else periodic ones are cancelled.
+   */
+  private static void sweepTimersThenTidy(Scheduler s, List<Runnable> out) {
+    if (out != null) {
+      s.timers.drainOnShutdownNow(out);
+    } else {
+      s.timers.sweepOnShutdown();
+    }
+    s.lock.lock();
+    try {
+      s.timers.swept = true;
       tryTidyLocked(s);
     } finally {
       s.lock.unlock();
@@ -60,42 +80,56 @@ final class Lifecycle {
     finishTermination(s);
   }
 
+  private static void sweepTimersThenTidy(Scheduler s) {
+    sweepTimersThenTidy(s, null);
+  }
+
+  /** How many Gs shutdownNow takes from the global queue per hold of the lock. */
+  private static final int DRAIN_BATCH = RunQueue.SIZE;
+
   /**
-   * Drains every queue (global, each P's ring and runnext, zombies) under the lock. A G whose
-   * task already started (one waiting for a P after a blocking call, or a virtual thread's
-   * continuation) goes back on the queue; all others are returned. Then every worker thread and
-   * every live virtual thread of ours is interrupted; workers re-check the state
-   * after clearing a stale interrupt, so a task starting concurrently still sees it (as
-   * ThreadPoolExecutor does).
+   * Drains every queue (global, each P's ring and runnext, zombies'). The global queue goes in
+   * batches, one hold of the lock each; rings are taken without it, as a thief takes (a CAS per G).
+   * A G whose task already started (a virtual thread's continuation) goes back on the queue once
+   * the drain is over, and one waiting for a P after a blocking call is never taken; all others
+   * are returned. Then every worker thread and every live virtual thread of ours is interrupted;
+   * workers re-check the state after clearing a stale interrupt, so a task starting concurrently
+   * still sees it (as ThreadPoolExecutor does).
    */
   static List<Runnable> shutdownNow(Scheduler s) {
     List<Runnable> out = new ArrayList<>();
-    boolean requeued = false;
+    List<P> zombies;
     s.lock.lock();
     try {
       if (s.runState < Scheduler.STOP) {
         s.runState = Scheduler.STOP;
       }
+      zombies = new ArrayList<>(s.retake.zombies);
+    } finally {
+      s.lock.unlock();
+    }
+    GQueue started = new GQueue();
+    for (int n = 1; n != 0; ) {
       GQueue q = new GQueue();
-      s.global.drainTo(q);
-      for (P pp : s.procs.all) {
-        drain(pp.runq, q);
+      s.lock.lock();
+      try {
+        n = s.global.drainSomeLocked(q, DRAIN_BATCH);
+      } finally {
+        s.lock.unlock();
       }
-      for (P z : s.retake.zombies) {
-        drain(z.runq, q);
-      }
-      s.timers.drainLocked(out); // pending timers too: accepted == ran + returned
-      for (G g = q.pop(); g != null; g = q.pop()) {
-        if (g.lockedm != null) {
-          s.global.putLocked(g);
-        } else if (Carriers.isContinuation(g.task)) {
-          s.global.put(g); // a started virtual thread must still run to finish: never returned
-          requeued = true;
-        } else {
-          out.add(g.task);
-          g.task = null;
-          g.setStatus(G.Gdead);
-        }
+      settle(q, out, started);
+    }
+    for (P pp : s.procs.all) {
+      settle(drain(pp.runq), out, started);
+    }
+    for (P z : zombies) {
+      settle(drain(z.runq), out, started);
+    }
+    boolean requeued = started.head != null;
+    s.lock.lock();
+    try {
+      for (G g = started.pop(); g != null; g = started.pop()) {
+        s.global.put(g); // a started virtual thread must still run to finish: never returned
       }
       tryTidyLocked(s);
       for (M m : s.threads.allm) {
@@ -114,8 +148,21 @@ final class Lifecycle {
     if (c != null) {
       c.interruptAll(); // outside the lock: each interrupt may resubmit a continuation (wakep)
     }
-    finishTermination(s);
+    sweepTimersThenTidy(s, out); // pending timers too: accepted == ran + returned
     return out;
+  }
+
+  /** Returns the tasks of q that never started; keeps the started ones (continuations). */
+  private static void settle(GQueue q, List<Runnable> out, GQueue started) {
+    for (G g = q.pop(); g != null; g = q.pop()) {
+      if (Carriers.isContinuation(g.task)) {
+        started.push(g);
+      } else {
+        out.add(g.task);
+        g.task = null;
+        g.setStatus(G.Gdead);
+      }
+    }
   }
 
   /** When shut down and nothing is queued, running or blocked: tell every thread to exit. */
@@ -133,6 +180,7 @@ final class Lifecycle {
       return;
     }
     s.runState = Scheduler.TIDYING;
+    s.threads.writeOffStartingLocked(); // threads that never checked in hold no P: none is needed
     for (M m = s.idle.mget(); m != null; m = s.idle.mget()) {
       m.exitRequested = true;
       if (m.wakeup()) {
@@ -262,10 +310,12 @@ final class Lifecycle {
     };
   }
 
-  /** Takes every G of a ring as a consumer, runnext last (it is the newest). */
-  private static void drain(RunQueue rq, GQueue out) {
+  /** Takes every G of a ring as a consumer (no lock: a CAS per G), runnext last (the newest). */
+  private static GQueue drain(RunQueue rq) {
+    GQueue out = new GQueue();
     for (G g = rq.poll(); g != null; g = rq.poll()) {
       out.push(g);
     }
+    return out;
   }
 }

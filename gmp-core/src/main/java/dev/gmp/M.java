@@ -116,20 +116,8 @@ final class M implements Runnable {
    */
   boolean parkAtOnce;
 
-  /**
-   * This spare's task made a blocking call that ran without its P (the call lost it, or ran
-   * P-less): once the task is done and no P is to be had, the M may run the next queued task
-   * P-less instead of parking (Spares#runOnLocked). Only the M's own thread touches it.
-   */
-  boolean runOnCredit;
-
-  /** The task this M runs was taken by Spares#runOnLocked. Own thread only. */
-  boolean ranOn;
-
-  /** The run-on backoff (Spares#runOnOutcome): own thread only, no shared write per task. */
-  int runOnBackoff;
-
-  int runOnSkips;
+  /** Its thread did not check in in time and its P was taken back (Threads). Lock held. */
+  boolean late;
 
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
@@ -173,6 +161,7 @@ final class M implements Runnable {
       return;
     }
     runner = Thread.currentThread();
+    sched.threads.checkedIn();
     if (Switches.BLOCK_DETECT) {
       osStat = BlockDetector.ownStatFile(); // on our own thread: /proc/thread-self names it
     }

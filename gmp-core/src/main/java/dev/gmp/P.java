@@ -12,6 +12,13 @@ abstract class PPad0 {
 abstract class PShared extends PPad0 {
   volatile long status; // P.Pidle (0): no initializer, which would be a volatile store
   volatile M m;
+
+  /**
+   * On the idle list (Go's idlepMask): written under the scheduler lock by pidleput / pidleget;
+   * volatile so thieves skip such Ps without the lock. An idle-list P has an empty ring; a Pidle P
+   * in transit to an M (startm, handoffp) is not on the list and may hold work: stealable.
+   */
+  volatile boolean onIdleList;
 }
 
 abstract class PPad1 extends PShared {

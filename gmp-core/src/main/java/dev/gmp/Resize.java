@@ -1,6 +1,8 @@
 package dev.gmp;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.IntSupplier;
 
 /**
@@ -71,6 +73,7 @@ final class Resize {
 
   /** @param api true: a setParallelism call, which pins n; false: sysmon following the CPUs */
   private static void resize(Scheduler s, int n, boolean api) {
+    List<P> retired = null;
     s.lock.lock();
     try {
       if (api) {
@@ -110,7 +113,11 @@ final class Resize {
             s.retake.zombies.add(pp);
           }
           s.global.putRing(pp.runq);
-          s.timers.moveLocked(pp); // Go's moveTimers (procs was replaced above: to a live P)
+          s.timers.willMoveLocked(); // Go's moveTimers, once the lock is released
+          if (retired == null) {
+            retired = new ArrayList<>();
+          }
+          retired.add(pp);
           if (Jfr.on) {
             Jfr.procState(s, pp.id, P.Pdead, null);
           }
@@ -119,6 +126,12 @@ final class Resize {
       }
     } finally {
       s.lock.unlock();
+    }
+    if (retired != null) {
+      for (P pp : retired) {
+        s.timers.moveAll(pp); // to live Ps (procs was replaced: an add there goes elsewhere)
+        s.timers.moved();
+      }
     }
     Lifecycle.finishTermination(s); // shrinking a shut-down executor may have ended it
     s.idle.wakep();

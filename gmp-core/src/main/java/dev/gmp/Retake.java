@@ -172,16 +172,16 @@ final class Retake {
   }
 
   /**
-   * sysmon takes the P of an M whose task has held it for a time slice while work waits (the
-   * task blocks without saying so, or hogs the CPU). Java cannot stop the task, so the M keeps
-   * running it P-less and the P's permit moves to a new P object on another M: the old object
-   * becomes a zombie. Bounded by the spare budget. {@code completed} is the M's completed count
-   * when sysmon first saw this task: unchanged under the lock means the same task still runs
-   * (with gFree a G object is reused, so {@code curg == gp} alone cannot tell two tasks apart).
-   * {@code detected}: on BlockDetector's verdict, counted before the handoff so that a task run
-   * on the new P can already see the count.
+   * sysmon takes the P of an M whose task is off the CPU (blocked without saying so) while work
+   * waits. Java cannot stop the task, so the M keeps running it P-less when it wakes, counted as
+   * a spare, and the P's permit moves to a new P object on another M: the old object becomes a
+   * zombie. Bounded by the spare budget. {@code completed} is the M's completed count when sysmon
+   * first saw this task: unchanged under the lock means the same task still runs (with gFree a G
+   * object is reused, so {@code curg == gp} alone cannot tell two tasks apart). {@code detected}:
+   * on BlockDetector's verdict (else a JVM wait state a whole slice long), counted before the
+   * handoff so that a task run on the new P can already see the count.
    */
-  boolean retakeRunning(P pp, M mp, G gp, long completed, boolean blocked, boolean detected) {
+  boolean retakeRunning(P pp, M mp, G gp, long completed, boolean detected) {
     M next;
     s.lock.lock();
     try {
@@ -203,13 +203,11 @@ final class Retake {
       if (!won) {
         return false;
       }
-      if (blocked) {
-        gp.casStatus(G.Grunning, G.Gwaiting);
-      }
+      gp.casStatus(G.Grunning, G.Gwaiting);
       P np = new P(pp.id);
       pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
       s.procs = procs.replace(pp.id, np);
-      s.timers.moveLocked(pp); // to np (procs holds it now); a late add by mp rehomes itself
+      s.timers.willMoveLocked(); // to np, once the lock is released (procs holds np now)
       zombies.add(pp);
       s.counters.retakes.increment();
       if (detected) {
@@ -219,13 +217,15 @@ final class Retake {
     } finally {
       s.lock.unlock();
     }
+    s.timers.moveAll(pp);
+    s.timers.moved();
     BlockDetector det = s.sysmon.detector; // only sysmon calls this: the detector is its own
     if (det != null && next != null) {
       det.baseline(next, System.nanoTime());
     }
     if (Jfr.on) {
       long seen = gp.seenAt(); // sysmon's first sight of this task, a slice or more ago
-      Jfr.retake(s, pp.id, blocked ? "blocked" : "hog", mp.id,
+      Jfr.retake(s, pp.id, "blocked", mp.id,
           seen == 0 ? 0 : System.nanoTime() - seen);
     }
     s.idle.launch(next);
@@ -311,8 +311,7 @@ final class Retake {
   /** A zombie's owner is done with it: move what it still holds to the global queue. Lock held. */
   boolean zombieDoneLocked(P pp) {
     pp.setM(null);
-    zombies.remove(pp);
-    s.timers.moveLocked(pp);
+    zombies.remove(pp); // its timers moved when it died (Retake#retakeRunning, Resize)
     return s.global.putRing(pp.runq);
   }
 
@@ -326,7 +325,6 @@ final class Retake {
     try {
       for (P z : zombies) {
         moved |= s.global.putRing(z.runq);
-        s.timers.moveLocked(z);
       }
     } finally {
       s.lock.unlock();

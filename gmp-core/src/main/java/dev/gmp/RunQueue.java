@@ -305,8 +305,7 @@ final class RunQueue extends RunQueuePad3 {
   }
 
   /**
-   * The ring's head taken by a non-owner (tail read with acquire), or null if empty: also a
-   * P-less spare's run-on (Spares#runOnFree), which takes one G as a thief would.
+   * The ring's head taken by a non-owner (tail read with acquire), or null if empty.
    */
   G pollRingAsConsumer() {
     for (; ; ) {

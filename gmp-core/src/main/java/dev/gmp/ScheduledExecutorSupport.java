@@ -34,18 +34,29 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
    */
   @Override
   public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-    Runnable r = checked(command, unit);
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(unit, "unit");
     long d = unit.toNanos(delay);
+    Runnable r = accepting(command);
     return sched.timers.schedule(new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), 0), d);
   }
 
-  /** As {@link #schedule(Runnable, long, TimeUnit)}, for a value-returning task. */
+  /**
+   * As {@link #schedule(Runnable, long, TimeUnit)}, for a value-returning task. With a task
+   * decorator, the decorator wraps the call of {@code callable} (a Runnable that makes it), so it
+   * sees every scheduled task, as it sees what {@code submit} wraps.
+   */
   @Override
   public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
     Objects.requireNonNull(callable, "callable");
     Objects.requireNonNull(unit, "unit");
     long d = unit.toNanos(delay);
-    return sched.timers.schedule(new ScheduledTask<>(sched, callable, Timers.deadline(d)), d);
+    Callable<V> c = callable;
+    if (decorator != null) {
+      rejectIfShutdown(callable);
+      c = new DecoratedCall<>(decorator, callable);
+    }
+    return sched.timers.schedule(new ScheduledTask<>(sched, c, Timers.deadline(d)), d);
   }
 
   /**
@@ -58,11 +69,13 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   @Override
   public ScheduledFuture<?> scheduleAtFixedRate(
       Runnable command, long initialDelay, long period, TimeUnit unit) {
-    Runnable r = checked(command, unit);
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(unit, "unit");
     if (period <= 0) {
       throw new IllegalArgumentException("period must be > 0, was " + period);
     }
     long d = unit.toNanos(initialDelay);
+    Runnable r = accepting(command);
     return sched.timers.schedule(
         new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), unit.toNanos(period)), d);
   }
@@ -76,20 +89,95 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   @Override
   public ScheduledFuture<?> scheduleWithFixedDelay(
       Runnable command, long initialDelay, long delay, TimeUnit unit) {
-    Runnable r = checked(command, unit);
+    Objects.requireNonNull(command, "command");
+    Objects.requireNonNull(unit, "unit");
     if (delay <= 0) {
       throw new IllegalArgumentException("delay must be > 0, was " + delay);
     }
     long d = unit.toNanos(initialDelay);
+    Runnable r = accepting(command);
     return sched.timers.schedule(
         new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), -unit.toNanos(delay)), d);
   }
 
-  private Runnable checked(Runnable command, TimeUnit unit) {
-    Objects.requireNonNull(command, "command");
-    Objects.requireNonNull(unit, "unit");
+  /**
+   * The task as it will be queued: decorated, after the arguments were checked and only if the
+   * executor still accepts tasks (a decorator sees no task that is rejected for shutdown; one that
+   * races a shutdown is rejected later, decorated).
+   */
+  final Runnable accepting(Runnable task) {
     UnaryOperator<Runnable> d = decorator;
-    return d == null ? command : decorate(d, command);
+    if (d == null) {
+      return task;
+    }
+    rejectIfShutdown(task);
+    return decorate(d, task);
+  }
+
+  private void rejectIfShutdown(Object task) {
+    if (sched.runState >= Scheduler.SHUTDOWN) { // volatile
+      throw sched.rejected(task);
+    }
+  }
+
+  /**
+   * A scheduled Callable under a task decorator: the decorator wraps a Runnable that makes the
+   * call, and the future gets the call's value or exception. Both fields are written and read by
+   * the one thread that runs the task.
+   */
+  private static final class DecoratedCall<V> implements Callable<V> {
+    private final Callable<V> callable;
+    private final Runnable decorated;
+    private V value;
+    private Exception failure;
+
+    DecoratedCall(UnaryOperator<Runnable> d, Callable<V> callable) {
+      this.callable = callable;
+      this.decorated = decorate(d, new Call(this));
+    }
+
+    @Override
+    public V call() throws Exception {
+      value = null;
+      failure = null;
+      decorated.run();
+      if (failure != null) {
+        throw failure;
+      }
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return callable.toString();
+    }
+
+    /** The Runnable the decorator sees. */
+    private static final class Call implements Runnable {
+      private final DecoratedCall<?> owner;
+
+      Call(DecoratedCall<?> owner) {
+        this.owner = owner;
+      }
+
+      @Override
+      public void run() {
+        owner.run();
+      }
+
+      @Override
+      public String toString() {
+        return owner.callable.toString();
+      }
+    }
+
+    private void run() {
+      try {
+        value = callable.call();
+      } catch (Exception e) {
+        failure = e;
+      }
+    }
   }
 
   static Runnable decorate(UnaryOperator<Runnable> d, Runnable task) {

@@ -280,10 +280,7 @@ final class Scheduler extends SchedulerPad1 {
     G g = new G();
     g.task = task;
     g.setStatus(G.Grunnable);
-    if (!global.inject(g)) {
-      putFull(g); // the injection side is full: the locked path (backpressure, not loss)
-      return;
-    }
+    injectOrPut(g);
     if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
       boolean withdrawn;
       boolean more;
@@ -304,6 +301,10 @@ final class Scheduler extends SchedulerPad1 {
       }
       return;
     }
+    if (threads.mcount == 0) { // volatile: no M at all, so none can run g unless one starts
+      startFirstOrReject(g);
+      return;
+    }
     // Unconditional: without the lock our put is not ordered against an M that checked the queue
     // and is about to idle its P, so when no P is idle yet, wakep must set needspinning (which
     // that M reads after its npidle++), exactly as for a local spawn.
@@ -311,6 +312,82 @@ final class Scheduler extends SchedulerPad1 {
       idle.wakep();
     }
     idle.wakeAnotherIfStale(); // a spinner counted but late, beside an idle P: one more
+    if (sysmon.waiting) { // a dead sysmon is restarted by the next submission (Sysmon#run)
+      sysmon.wakeIfWaiting();
+    }
+  }
+
+  /**
+   * The executor has no M at all (none started yet, or every thread start failed): start one for
+   * g here, past any backoff, and if no thread can be had, take g back and throw, as
+   * ThreadPoolExecutor and ForkJoinPool let the factory's failure reach the caller. Nothing is
+   * accepted that no thread can run. An M that appears meanwhile (another submitter's) accepts g.
+   */
+  private void startFirstOrReject(G g) {
+    Throwable failure = startFirstM();
+    if (failure == null) {
+      return;
+    }
+    boolean withdrawn;
+    lock.lock();
+    try {
+      withdrawn = threads.mcount == 0 && global.withdraw(g);
+      Lifecycle.tryTidyLocked(this);
+    } finally {
+      lock.unlock();
+    }
+    Lifecycle.finishTermination(this);
+    if (withdrawn) {
+      throw noThread(g.task, failure);
+    }
+  }
+
+  /**
+   * Starts an M on an idle P if the executor has none, whatever the backoff; the factory's
+   * failure if that failed, else null (an M exists, or now starts). With an M there, wakep.
+   */
+  Throwable startFirstM() {
+    M nm = null;
+    lock.lock();
+    try {
+      if (threads.mcount == 0 && runState < TIDYING) {
+        P pp = idle.pidleget(); // every P is idle: no M holds one
+        if (pp != null) {
+          nm = idle.claimFirstMLocked(pp);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (nm == null) {
+      idle.wakep(); // an M exists after all: the ordinary path
+      return null;
+    }
+    return threads.newm(nm);
+  }
+
+  RejectedExecutionException noThread(Runnable task, Throwable failure) {
+    return new RejectedExecutionException("Task " + task + " rejected from GmpExecutor["
+        + config.name() + "]: no worker thread could be started (" + failure + ")", failure);
+  }
+
+  /**
+   * Onto the injection side, lock-free; when it is full, the locked path in bounded steps: move
+   * one batch of injected Gs onto the array (which grows), then try again. Each hold of the lock
+   * is one batch, whatever the backlog; FIFO from one submitter is kept.
+   */
+  private void injectOrPut(G g) {
+    while (!global.inject(g)) {
+      lock.lock();
+      try {
+        global.drainInjectedLocked();
+      } finally {
+        lock.unlock();
+      }
+    }
+    // The element is stored now; the fence orders that store before our reads of nmspinning and
+    // the run state (Dekker A and C), so a taker that cannot see the G yet is one whose M we see.
+    VarHandle.fullFence();
   }
 
   /**
@@ -323,32 +400,11 @@ final class Scheduler extends SchedulerPad1 {
     G g = new G();
     g.task = task;
     g.setStatus(G.Grunnable);
-    if (!global.inject(g)) { // its CAS is the full barrier before wakep's reads (Dekker A)
-      lock.lock();
-      try {
-        global.putInjectedLocked(g); // bounded work under a lock no holder keeps while waiting
-      } finally {
-        lock.unlock();
-      }
-    }
+    injectOrPut(g);
     idle.wakep();
   }
 
-  /** submitExternal's locked path, when the injection side is full: ordered by the lock. */
-  private void putFull(G g) {
-    lock.lock();
-    try {
-      if (runState >= SHUTDOWN) {
-        throw rejected(g.task);
-      }
-      global.putInjectedLocked(g);
-    } finally {
-      lock.unlock();
-    }
-    idle.wakep();
-  }
-
-  RejectedExecutionException rejected(Runnable task) {
+  RejectedExecutionException rejected(Object task) {
     return new RejectedExecutionException(
         "Task " + task + " rejected from GmpExecutor[" + config.name() + "]: executor is shut"
             + " down");
@@ -372,6 +428,12 @@ final class Scheduler extends SchedulerPad1 {
     m.p = pp;
     if (m.spinning && Switches.STALE_SPINNER_NANOS > 0) {
       idle.spinnerArrived();
+    }
+    // Whenever a P runs tasks, sysmon watches: unmarked blocking has no other witness. An M woken
+    // from idle goes from here straight to its task, so here, not only between tasks. waiting is
+    // set under the lock only while every P is idle, and our P left the idle list under it.
+    if (sysmon.waiting) {
+      sysmon.wakeIfWaiting();
     }
     if (Jfr.on) {
       Jfr.procState(this, pp.id, P.Prunning, m);

@@ -14,10 +14,13 @@ final class SchedulingLoop {
   /** mstart: the first P comes through nextp from startm. */
   static void mstart(M m) {
     Scheduler s = m.sched;
-    P pp = m.nextp;
-    m.nextp = null;
-    if (pp != null && !s.acquirep(m, pp) && m.spinning) {
-      s.idle.dropSpinning(m); // the P was retired on its way to us: we spin for nothing
+    // getAndSet: the watchdog may take a late thread's P back (Threads#takeBackFromLate), and
+    // with it the spinning count, which then is not ours to give back.
+    P pp = m.takeNextp();
+    if (pp == null) {
+      m.spinning = false;
+    } else if (!s.acquirep(m, pp) && m.spinning) {
+      s.idle.leaveSpinning(m); // the P was retired on its way to us: we spin for nothing
     }
     for (; ; ) {
       // No branch here, so no uncommon trap can ever invalidate this loop's compiled code while
@@ -77,7 +80,7 @@ final class SchedulingLoop {
   static void execute(M m, G gp, boolean inheritTime) {
     Scheduler s = m.sched;
     P pp = m.p;
-    if (!inheritTime && pp != null) { // null: a spare runs on P-less (runOnLocked)
+    if (!inheritTime) {
       pp.incSchedtick();
     }
     gp.setStatus(G.Grunning);
@@ -146,16 +149,14 @@ final class SchedulingLoop {
     for (; ; ) {
       P pp = m.p;
       if (pp == null) {
-        G run = Spares.reacquire(m);
-        if (run != RETRY) {
-          m.inheritTime = false;
-          return run; // null: exit; else a G to run P-less (runOnLocked)
+        if (Spares.reacquire(m) == null) {
+          return null; // exit
         }
         continue;
       }
       if (pp.status() == P.Pdead) { // retired or retaken while we ran a task
         if (m.spinning) {
-          s.idle.dropSpinning(m);
+          s.idle.leaveSpinning(m);
         }
         s.retake.dropOrphan(m);
         continue;
@@ -172,6 +173,7 @@ final class SchedulingLoop {
           } finally {
             s.lock.unlock();
           }
+          s.idle.wakep(); // Go's goschedImpl: an idle P may take it (the lock orders the put)
           if (Jfr.on) {
             Jfr.runnextDemotion(s, pp.id, next.goid);
           }

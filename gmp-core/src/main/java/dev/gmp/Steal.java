@@ -30,11 +30,10 @@ final class Steal {
         if (p2 == pp) {
           continue;
         }
-        int st = p2.status();
-        if (st == P.Pidle) {
+        if (p2.onIdleList) { // its ring is empty; a P in transit to an M is fair game
           continue;
         }
-        G gp = pp.runq.stealFrom(p2.runq, last, st == P.Prunning);
+        G gp = pp.runq.stealFrom(p2.runq, last, p2.status() == P.Prunning);
         if (gp != null) {
           m.incSteals();
           if (Jfr.on) {

@@ -110,13 +110,6 @@ final class Switches {
   static final int LATE_HANDOFF_NANOS = intProp("gmp.lateHandoffNanos", 100_000);
 
   /**
-   * A spare whose task blocked and that finds no P runs the next queued task P-less instead of
-   * parking (Spares#runOnLocked), within the spare budget, as ForkJoinPool's compensated
-   * workers run on; false parks it until a P is handed over, as Go does (docs/benchmarks.md).
-   */
-  static final boolean SPARE_RUN_ON = flag("gmp.spareRunOn", true);
-
-  /**
    * A blocking call that work waits behind counts its M against the spare budget as it starts
    * (Syscall#entersyscall), so that its return, and a P-less M taking its P, need no lock: the
    * victim is counted already and the returning M knows it is (Spares#takeFree). False:

@@ -20,10 +20,7 @@ final class Syscall {
     }
     M m = ThreadTable.currentM();
     if (m == null || m.p == null) {
-      if (m != null) {
-        m.runOnCredit = true; // a spare's task blocks: it may run on (Spares#runOnLocked)
-      }
-      return work.call();
+      return work.call(); // not a worker, or a spare finishing its task P-less: nothing to hand off
     }
     G gp = m.curg();
     if (gp == null || gp.status() != G.Grunning) {
@@ -118,9 +115,7 @@ final class Syscall {
       m.p = null;
       gp.setStatus(G.Grunning);
       if (!Spares.takeFree(m)) {
-        // Finish the task P-less, as the locked path's spare below: counted already.
-        m.parkAtOnce = true;
-        m.runOnCredit = true; // its task blocked: Spares#runOnLocked
+        m.parkAtOnce = true; // finish the task P-less, as the locked path's spare below: counted
       }
       return;
     }
@@ -143,7 +138,6 @@ final class Syscall {
           // No P, but the spare budget has room: finish the task P-less, as a spare (counted
           // until the M looks for a P again: Spares.reacquire), rather than wait for a
           // P while its thread holds the stack. What it submits meanwhile goes to the global queue.
-          m.runOnCredit = true; // its task blocked: Spares#runOnLocked
           gp.setStatus(G.Grunning);
           return;
         }

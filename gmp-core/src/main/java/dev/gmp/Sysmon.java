@@ -137,6 +137,11 @@ final class Sysmon implements Runnable {
     return thread;
   }
 
+  /** Whether the caller is sysmon (which must never call the user's ThreadFactory: Threads). */
+  boolean isCurrentThread() {
+    return Thread.currentThread() == thread;
+  }
+
   void wake() {
     Thread t = thread;
     if (t != null) {
@@ -160,14 +165,19 @@ final class Sysmon implements Runnable {
     if (!waiting) {
       return;
     }
+    boolean dead;
     s.lock.lock();
     try {
+      dead = thread == null;
       if (waiting) {
         waiting = false;
         wake();
       }
     } finally {
       s.lock.unlock();
+    }
+    if (dead) {
+      ensureStarted(); // sysmon died (Sysmon#run): the next M or submission that looks restarts it
     }
   }
 
@@ -188,7 +198,7 @@ final class Sysmon implements Runnable {
               && !s.threads.anyStarting()
               && s.global.liveSizeLocked() == 0
               && s.retake.zombies.isEmpty()
-              && s.runState < Scheduler.TIDYING;
+              && s.runState < Scheduler.SHUTDOWN; // shut down: tidy() retries each round
       return waiting;
     } finally {
       s.lock.unlock();
@@ -202,7 +212,12 @@ final class Sysmon implements Runnable {
     } finally {
       s.lock.lock();
       try {
-        waiting = false;
+        // Normally the executor is terminating. If sysmon died instead (a round's Throwable that
+        // even reporting could not survive), leave a restart to whoever looks next: an M between
+        // tasks or acquiring a P, or an outside submission, reads waiting and calls wakeIfWaiting.
+        boolean died = s.runState < Scheduler.TIDYING;
+        thread = null;
+        waiting = died;
       } finally {
         s.lock.unlock();
       }
@@ -211,54 +226,86 @@ final class Sysmon implements Runnable {
 
   private void loop() {
     long d = MIN_DELAY_NANOS;
-    int idle = 0;
     lastCpuCheck = System.nanoTime() - CPU_CHECK_NANOS; // the first round looks at once
     while (s.runState < Scheduler.TIDYING) {
       long slept = System.nanoTime();
       LockSupport.parkNanos(this, d);
       slept = System.nanoTime() - slept;
-      s.counters.sysmonWakeups++; // sysmon is the only writer (Counters)
-      if (!kicked) { // a kick ends the sleep early: no sample
-        oversubscription.sample(slept - d, s.retake.callNanos());
-      }
-      if (kicked) {
-        kicked = false;
-        idle = 0;
+      // Nothing interrupts sysmon on purpose: a container's leaked-thread cleanup or a
+      // ThreadGroup.interrupt does. Left set, the flag would end every park at once (a spin) and
+      // close the detector's /proc reads (ClosedByInterruptException): clear it and go on.
+      Thread.interrupted();
+      try {
+        d = round(d, slept);
+      } catch (Throwable e) {
+        s.uncaught(Thread.currentThread(), e); // a bug or an Error in one round: report, go on
         d = MIN_DELAY_NANOS;
+        idleRounds = 0;
       }
-      if (quiet() && maySleep()) {
-        delay = Long.MAX_VALUE;
-        oversubscription.reset();
-        // Woken by an M between tasks, by entersyscall or by a thread start (watch). The timeout
-        // is the backstop for Ps that went busy with tasks that never return: they are looked at
-        // within DEEP_SLEEP_NANOS (Go's deep sleep is bounded the same way, by a minute).
-        do {
-          LockSupport.parkNanos(this, DEEP_SLEEP_NANOS);
-          followAvailableProcessors(System.nanoTime());
-        } while (waiting && s.runState < Scheduler.TIDYING && maySleep());
-        d = MIN_DELAY_NANOS;
-        idle = 0;
-        delay = d;
-        continue;
-      }
-      long now = System.nanoTime();
-      followAvailableProcessors(now);
-      int n = retake(now) + s.retake.sweepZombies() + s.threads.checkStarting(now);
-      // Timers a whole round overdue sit on Ps too busy to look (Go's sysmon startm for timers).
-      n += s.timers.sysmonCheck(Timers.now() - d);
-      wakeForQueuedWork();
-      boolean suspects = detector != null && detector.suspects != 0;
-      if (n == 0 && !suspects) {
-        idle++;
-      } else {
-        idle = 0;
-      }
-      d = idle > 50 ? Math.min(d * 2, MAX_DELAY_NANOS) : MIN_DELAY_NANOS;
-      if (suspects) {
-        d = Math.min(d, SUSPECT_DELAY_NANOS); // a verdict waits for the next look
-      }
-      delay = d;
     }
+  }
+
+  /** Rounds in a row that found nothing to do (the cadence backs off after 50). */
+  private int idleRounds;
+
+  /** One round after a sleep of {@code slept} ns asked as {@code d}; returns the next sleep. */
+  private long round(long d, long slept) {
+    s.counters.sysmonWakeups++; // sysmon is the only writer (Counters)
+    if (!kicked) { // a kick ends the sleep early: no sample
+      oversubscription.sample(slept - d, s.retake.callNanos());
+    }
+    if (kicked) {
+      kicked = false;
+      idleRounds = 0;
+      d = MIN_DELAY_NANOS;
+    }
+    if (quiet() && maySleep()) {
+      delay = Long.MAX_VALUE;
+      oversubscription.reset();
+      // Woken by an M that acquires a P (so whenever a P runs a task, sysmon watches), by
+      // entersyscall, by a thread start (watch). The timeout is a backstop only.
+      do {
+        LockSupport.parkNanos(this, DEEP_SLEEP_NANOS);
+        Thread.interrupted(); // as above
+        followAvailableProcessors(System.nanoTime());
+      } while (waiting && s.runState < Scheduler.TIDYING && maySleep());
+      idleRounds = 0;
+      delay = MIN_DELAY_NANOS;
+      return MIN_DELAY_NANOS;
+    }
+    long now = System.nanoTime();
+    followAvailableProcessors(now);
+    int n = retake(now) + s.retake.sweepZombies() + s.threads.checkStarting(now);
+    // Timers a whole round overdue sit on Ps too busy to look (Go's sysmon startm for timers).
+    n += s.timers.sysmonCheck(Timers.now() - d);
+    wakeForQueuedWork();
+    if (s.runState >= Scheduler.SHUTDOWN) {
+      n += tidy(); // the backstop for a tidy-up that found a timer heap busy (Lifecycle)
+    }
+    boolean suspects = detector != null && detector.suspects != 0;
+    if (n == 0 && !suspects) {
+      idleRounds++;
+    } else {
+      idleRounds = 0;
+    }
+    d = idleRounds > 50 ? Math.min(d * 2, MAX_DELAY_NANOS) : MIN_DELAY_NANOS;
+    if (suspects) {
+      d = Math.min(d, SUSPECT_DELAY_NANOS); // a verdict waits for the next look
+    }
+    delay = d;
+    return d;
+  }
+
+  /** A shut-down executor's tidy-up, retried each round until it terminates. */
+  private int tidy() {
+    s.lock.lock();
+    try {
+      Lifecycle.tryTidyLocked(s);
+    } finally {
+      s.lock.unlock();
+    }
+    Lifecycle.finishTermination(s);
+    return 0;
   }
 
   /** The Ps' schedticks summed at the last round, and whether every P was idle then. */

@@ -11,8 +11,9 @@ package dev.gmp;
  *       work and someone else can take work, or threads wait for a CPU (Oversubscription), while
  *       the call is under 10 ms;
  *   <li>a P whose schedtick has not moved for a time slice: preemption requested;
- *   <li>a P whose M is inside a task that blocks without saying so (BlockDetector's verdict) or
- *       hogs the CPU for a whole slice, while work waits that nobody else can take.
+ *   <li>a P whose M is inside a task that blocks without saying so (BlockDetector's verdict, or
+ *       a JVM wait state a whole slice long), while work waits that nobody else can take. A task
+ *       that runs on a CPU is never one: it keeps its P (Go's one invariant, GOMAXPROCS).
  * </ul>
  *
  * <p>Sysmon's thread only: the per-P {@code sysmon*} fields are its own.
@@ -73,8 +74,8 @@ final class SysmonRetake {
   }
 
   /**
-   * Retake a P whose M is inside a task while work waits: at once if the task blocks (the
-   * detector's verdict), after a whole slice in the one task otherwise. A task is
+   * Retake a P whose M is inside a task that is off the CPU while work waits: at the detector's
+   * verdict, or after a whole slice in the one task in a JVM wait state. A task is
    * named by its M and the M's completed count read on both sides of curg (a seqlock): the M
    * clears curg before it bumps the count (release), so an unchanged count around a non-null curg
    * means that G is task number count + 1 of this M, whatever object gFree recycled for it.
@@ -106,20 +107,24 @@ final class SysmonRetake {
     // so it can come at the task's first sight; retakeRunning rechecks the task under the lock).
     if (sysmon.detector != null
         && sysmon.detector.look(mp, now) == BlockDetector.BLOCKED
-        && s.retake.retakeRunning(pp, mp, gp, c, true, true)) {
+        && s.retake.retakeRunning(pp, mp, gp, c, true)) {
       pp.sysmonM = null;
       return 1;
     }
     if (first || now - pp.sysmonMwhen < slice) {
       return 0;
     }
+    // A whole slice in one task: its P goes only if the thread is off the CPU by its own doing
+    // (a monitor, a wait, a sleep: the states the detector leaves to this rule, or all of them
+    // with the detector off). A RUNNABLE task keeps its P: it may be running, and a P handed
+    // away from a running task would put one more thread on a CPU than parallelism allows.
     Thread t = mp.runner;
     Thread.State ts = t == null ? Thread.State.RUNNABLE : t.getState();
-    boolean blocked =
+    boolean offCpu =
         ts == Thread.State.BLOCKED
             || ts == Thread.State.WAITING
             || ts == Thread.State.TIMED_WAITING;
-    if (s.retake.retakeRunning(pp, mp, gp, c, blocked, false)) {
+    if (offCpu && s.retake.retakeRunning(pp, mp, gp, c, false)) {
       pp.sysmonM = null;
       return 1;
     }

@@ -3,31 +3,57 @@ package dev.gmp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * The Ms' life cycle (Go's allm, newm, mexit): creating a thread for an M,
- * its check-in, writing off an M whose thread never checked in, and the M's exit.
+ * The Ms' life cycle (Go's allm, newm, mexit): creating a thread for an M, its check-in, the
+ * watchdog over threads that have not checked in, and the M's exit.
  *
  * <p>Check-in: newm marks the M STARTING and starts its thread; the thread's first act, M.run,
- * CASes STARTING to RUNNING. A ThreadFactory may hand back a thread that ignores its Runnable,
- * dies in its own prologue, or is never really started; such an M would keep the P handed to it
- * in nextp (and its share of mcount and nmspinning) for ever, and every later wakep would see a
- * spinner that does not exist. sysmon's watchdog ({@link #checkStarting}) therefore writes off an
- * M whose thread is dead before checking in, or has not checked in {@link #CHECK_IN_NANOS} after
- * its start: the CAS STARTING to DEAD wins against a late check-in or loses to it, never both.
+ * CASes STARTING to RUNNING. A ThreadFactory may hand back a thread that is slow to run its
+ * Runnable (an application server's factory, a loaded host), one that never runs it, or one that
+ * dies first. sysmon's watchdog ({@link #checkStarting}) therefore:
+ *
+ * <ul>
+ *   <li>writes off an M whose thread died before checking in (the CAS STARTING to DEAD wins
+ *       against a late check-in or loses to it, never both): its P goes back, it leaves mcount;
+ *   <li>never writes off a live thread for being late: past {@link #CHECK_IN_NANOS} it takes back
+ *       the P handed to the M and its spinning count (so the work runs elsewhere and wakep is not
+ *       fooled by a spinner that is not there), and the M stays counted in mcount, against
+ *       maxThreads, until its thread checks in (then it is an ordinary M without a P) or dies.
+ * </ul>
+ *
+ * <p>Failures back off: a thread that could not be had (the factory threw or returned null,
+ * start() threw) or is late stops new threads from being created for {@link #MIN_BACKOFF_NANOS},
+ * doubling per failure up to {@link #MAX_BACKOFF_NANOS}, until a thread checks in; idle Ms are
+ * still woken meanwhile. The first failure of a burst is reported to the uncaught-exception
+ * handler. When no M exists at all, an outside submission starts one itself, backoff or not, and
+ * is rejected if that fails (Scheduler#submitExternal): a task is never accepted that no thread
+ * can run.
+ *
+ * <p>sysmon never calls the ThreadFactory on its own thread (a slow factory would stall retakes
+ * and the watchdog): the Ms it needs are started by a short-lived thread of gmp's own ({@link
+ * #startOffSysmon}), as Go's sysmon leaves some thread creation to its template thread.
  *
  * <p>Thread creation does not depend on which thread triggers it (a submitter, a worker, sysmon):
- * the default factory and sysmon's thread ({@link #newDaemon}) do not inherit inheritable
+ * the default factory and gmp's own threads ({@link #newDaemon}) do not inherit inheritable
  * thread-locals, and carry the context class loader captured when the executor was built, not
  * the caller's (an application server's redeploy must not be pinned by a worker that happened to
  * be created from a request thread). A user's ThreadFactory is called as it is.
  */
 final class Threads {
-  /** How long a started thread has to reach M.run before its M is written off. */
+  /** How long a started thread has to reach M.run before its P is taken back. */
   static final long CHECK_IN_NANOS = 250_000_000;
+
+  /** The first pause in thread creation after a failed or late start. */
+  static final long MIN_BACKOFF_NANOS = 250_000_000;
+
+  /** The longest pause: a factory that keeps failing is asked about twice in ten seconds. */
+  static final long MAX_BACKOFF_NANOS = 4_000_000_000L;
 
   private static final AtomicInteger POOL_IDS = new AtomicInteger();
   private static final AtomicIntegerFieldUpdater<Threads> U_NMSPARE =
@@ -84,6 +110,22 @@ final class Threads {
 
   volatile Throwable lastStartFailure;
 
+  /** The current pause after failed or late starts (0: none), and when it ends. Lock held. */
+  private long backoff;
+
+  private long backoffUntil;
+
+  /** A failure was reported since the last check-in (one report per burst). Lock held. */
+  private boolean failureReported;
+
+  /** Set while a failure or a late thread holds creation back; cleared by a check-in. */
+  private volatile boolean backingOff;
+
+  /** Ms sysmon needs started, for the starter thread (startOffSysmon). */
+  private final ConcurrentLinkedQueue<M> toStart = new ConcurrentLinkedQueue<>();
+
+  private final AtomicBoolean starterRunning = new AtomicBoolean();
+
   /** Threads of Ms that passed mexit and may still be unwinding (awaitTermination joins them). */
   private final List<Thread> exited = new ArrayList<>();
 
@@ -101,9 +143,16 @@ final class Threads {
     return (int) Math.min(s.config.maxThreads(), (long) s.gomaxprocs + s.config.maxSpareThreads());
   }
 
-  /** A new M counted in mcount and allm, or null past the cap or once terminating. Lock held. */
-  M allocmLocked() {
+  /**
+   * A new M counted in mcount and allm, or null past the cap, once terminating, or while thread
+   * creation backs off after a failure (unless {@code anyway}: the last M of the executor is
+   * gone, Scheduler#startFirstOrReject). Lock held.
+   */
+  M allocmLocked(boolean anyway) {
     if (mcount >= capLocked() || s.runState >= Scheduler.TIDYING) {
+      return null;
+    }
+    if (!anyway && backoff != 0 && System.nanoTime() - backoffUntil < 0) {
       return null;
     }
     M m = new M(s, mnext++);
@@ -130,7 +179,7 @@ final class Threads {
     }
   }
 
-  /** Counts a thread that could not be had. Lock held. */
+  /** Counts a thread that could not be had (maxThreads reached: no cause). Lock held. */
   void startFailedLocked(Throwable e) {
     s.counters.threadStartFailures.increment();
     if (e != null) {
@@ -138,12 +187,34 @@ final class Threads {
     }
   }
 
+  /** A start failed or came late: hold further creation back, twice as long each time. Lock. */
+  private void backOffLocked() {
+    backoff = backoff == 0 ? MIN_BACKOFF_NANOS : Math.min(MAX_BACKOFF_NANOS, backoff * 2);
+    backoffUntil = System.nanoTime() + backoff;
+    backingOff = true;
+  }
+
+  /** An M's thread checked in: the factory works, creation may go on at once. */
+  void checkedIn() {
+    if (backingOff) { // volatile: set only after a failure, so a check-in normally skips the lock
+      s.lock.lock();
+      try {
+        backoff = 0;
+        failureReported = false;
+        backingOff = false;
+      } finally {
+        s.lock.unlock();
+      }
+    }
+  }
+
   /**
    * newm: a thread from the ThreadFactory for {@code m} (which holds its P in nextp), started.
-   * A factory that throws or returns null, or a start() that throws, writes the M off at once;
-   * one that never runs its Runnable is written off by the watchdog.
+   * A factory that throws or returns null, or a start() that throws, writes the M off at once and
+   * the failure is returned (null: started); a thread that never runs its Runnable is the
+   * watchdog's ({@link #checkStarting}).
    */
-  void newm(M m) {
+  Throwable newm(M m) {
     Thread t;
     try {
       t = s.config.threadFactory().newThread(m);
@@ -152,7 +223,7 @@ final class Threads {
       }
     } catch (Throwable e) {
       writeOff(m, M.NEW, e);
-      return;
+      return e;
     }
     m.thread = t;
     s.lock.lock();
@@ -168,17 +239,65 @@ final class Threads {
     try {
       t.start();
     } catch (Throwable e) {
-      writeOff(m, M.STARTING, e);
+      return writeOff(m, M.STARTING, e) ? e : null;
+    }
+    return null;
+  }
+
+  /**
+   * sysmon needs {@code m} (NEW, its P in nextp) started: a short-lived thread of gmp's own calls
+   * newm, so that a slow ThreadFactory cannot stall sysmon. One at a time, draining the queue.
+   */
+  void startOffSysmon(M m) {
+    toStart.add(m);
+    if (starterRunning.compareAndSet(false, true)) { // CAS: one starter drains at a time
+      Thread t = newDaemon(s.config.name() + "-starter", new Starter(this), s.config.contextClassLoader());
+      try {
+        t.start();
+      } catch (Throwable e) { // no thread at all (out of memory): start them here after all
+        starterRunning.set(false);
+        drainStarts();
+      }
+    }
+  }
+
+  private void drainStarts() {
+    for (; ; ) {
+      M m = toStart.poll();
+      if (m != null) {
+        newm(m);
+        continue;
+      }
+      starterRunning.set(false); // volatile; then recheck: an add after our poll may have seen us
+      if (toStart.isEmpty() || !starterRunning.compareAndSet(false, true)) {
+        return;
+      }
+    }
+  }
+
+  /** The starter's body; a class, not a lambda (see DefaultFactory). */
+  private static final class Starter implements Runnable {
+    private final Threads threads;
+
+    Starter(Threads threads) {
+      this.threads = threads;
+    }
+
+    @Override
+    public void run() {
+      threads.drainStarts();
     }
   }
 
   /**
    * Writes off an M whose thread will never run it: its P goes back (with its work) to another M
-   * or the idle list, and mcount, nmspinning and the failure count are set right. False if the M
-   * checked in meanwhile (then it is a normal, running M).
+   * or the idle list, and mcount, nmspinning and the failure count are set right; creation backs
+   * off, and the first failure of a burst is reported. False if the M checked in meanwhile (then
+   * it is a normal, running M).
    */
   private boolean writeOff(M m, int from, Throwable cause) {
     boolean spinning;
+    boolean report;
     s.lock.lock();
     try {
       if (!m.casLife(from, M.DEAD)) {
@@ -189,6 +308,9 @@ final class Threads {
       }
       freemLocked(m);
       startFailedLocked(cause);
+      backOffLocked();
+      report = !failureReported;
+      failureReported = true;
       spinning = m.spinning;
       m.spinning = false;
       P pp = m.nextp;
@@ -201,33 +323,44 @@ final class Threads {
       s.lock.unlock();
     }
     Lifecycle.finishTermination(s);
-    if (spinning) {
-      s.idle.unclaimSpinning();
+    if (report) {
+      s.uncaught(Thread.currentThread(), new IllegalStateException(
+          "GmpExecutor[" + s.config.name() + "]: no worker thread could be started", cause));
     }
-    // No wakep from here: a factory that always fails would recurse through startm. sysmon
-    // retries (Sysmon#wakeForQueuedWork) at its own, backing-off cadence, not in a tight loop.
-    s.sysmon.ensureStarted();
+    if (spinning) {
+      s.idle.unclaimSpinning(); // with the recheck a dropped count needs (Dekker A)
+    }
+    s.sysmon.ensureStarted(); // its fallback retries once the backoff ends
     return true;
   }
 
   /**
-   * sysmon's watchdog round: writes off every starting M whose thread died before checking in
-   * or is late past {@link #CHECK_IN_NANOS}. Returns how many; cheap while nothing is starting.
+   * sysmon's watchdog round: writes off every starting M whose thread died before checking in,
+   * and takes back the P (and spinning count) of one that is late past {@link #CHECK_IN_NANOS}
+   * without writing it off. Returns how many it acted on; cheap while nothing is starting.
    */
   int checkStarting(long now) {
     if (nstarting == 0) {
       return 0;
     }
+    List<M> dead = new ArrayList<>();
     List<M> late = new ArrayList<>();
     s.lock.lock();
     try {
       for (int i = starting.size() - 1; i >= 0; i--) {
         M m = starting.get(i);
         if (m.life() != M.STARTING) {
-          starting.remove(i); // checked in
-        } else if (m.thread.getState() == Thread.State.TERMINATED
-            || now - m.startedAt > CHECK_IN_NANOS) {
-          late.add(m);
+          starting.remove(i); // checked in (or written off)
+        } else {
+          Thread.State ts = m.thread.getState();
+          boolean overdue = now - m.startedAt > CHECK_IN_NANOS;
+          // Ended, or a start() that never started it (still NEW when it is overdue; NEW before
+          // that may be newm between its bookkeeping and start()).
+          if (ts == Thread.State.TERMINATED || ts == Thread.State.NEW && overdue) {
+            dead.add(m);
+          } else if (!m.late && overdue) {
+            late.add(m);
+          }
         }
       }
       nstarting = starting.size();
@@ -235,13 +368,64 @@ final class Threads {
       s.lock.unlock();
     }
     int n = 0;
-    for (M m : late) {
+    for (M m : dead) {
       if (writeOff(m, M.STARTING, new IllegalStateException(
-          "thread " + m.thread.getName() + " from the ThreadFactory never ran its Runnable"))) {
+          "thread " + m.thread.getName() + " from the ThreadFactory ended without running its"
+              + " Runnable (it ended, or never started)"))) {
         n++;
       }
     }
+    for (M m : late) {
+      n += takeBackFromLate(m);
+    }
     return n;
+  }
+
+  /**
+   * A live thread that has not checked in {@link #CHECK_IN_NANOS} after its start keeps its M
+   * (counted, never written off: it runs once it checks in), but the P handed to it goes back,
+   * with its spinning count, and creation backs off. The spinning flag is read before the CAS on
+   * nextp, which the thread's own takeNextp races: the winner of that CAS owns the P and the
+   * count (SchedulingLoop#mstart).
+   */
+  private int takeBackFromLate(M m) {
+    boolean spinning = false;
+    s.lock.lock();
+    try {
+      if (m.life() != M.STARTING || m.late) {
+        return 0;
+      }
+      m.late = true;
+      backOffLocked();
+      s.counters.lateThreadStarts.increment();
+      boolean spin = m.spinning; // before the CAS: see above
+      P pp = m.nextp;
+      if (pp != null && m.cancelNextp(pp)) {
+        spinning = spin;
+        s.idle.returnPLocked(pp);
+      }
+    } finally {
+      s.lock.unlock();
+    }
+    if (spinning) {
+      s.idle.unclaimSpinning();
+    }
+    return 1;
+  }
+
+  /**
+   * TIDYING: every M still starting holds no P (all are idle), so its thread, if it ever runs,
+   * has nothing to do: write it off now, so that a thread that never runs its Runnable does not
+   * keep the executor from terminating. Lock held.
+   */
+  void writeOffStartingLocked() {
+    for (M m : starting) {
+      if (m.casLife(M.STARTING, M.DEAD)) { // CAS: a check-in now fails and the thread returns
+        freemLocked(m);
+      }
+    }
+    starting.clear();
+    nstarting = 0;
   }
 
   /** A copy of the threads that exited and may not have died yet. */

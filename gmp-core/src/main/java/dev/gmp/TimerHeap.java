@@ -46,8 +46,11 @@ final class TimerHeap {
   @SuppressWarnings("unused")
   private volatile int locked;
 
-  /** Cancelled entries removed from this heap (by pops, cleanups, compaction, drains). Lock. */
-  private long removedCancelled;
+  /**
+   * Cancelled entries removed from this heap (by pops, cleanups, compaction, drains). Written
+   * under the lock; volatile so that stats read it without the lock.
+   */
+  private volatile long removedCancelled;
 
   /**
    * Written under the lock (release: a reader that sees a deadline sees the entry); read without
@@ -107,18 +110,13 @@ final class TimerHeap {
   }
 
   /**
-   * Cancels this heap accounts for: removed ones plus zombies still in it, for stats. Every cancel
-   * of a heap entry lands in exactly one of the two (ScheduledTask#zombie). Under the lock: a
-   * remover moves a cancel from one to the other in two steps (uncount), and a read between them
-   * counted it twice. Not with the lock held.
+   * Cancels this heap accounts for: removed ones plus cancelled entries still in it, for stats.
+   * Every cancel of a heap entry lands in exactly one of the two (ScheduledTask#enterHeap). Racy
+   * reads, no lock (stats and dump never wait for a heap): a remover moves a cancel from one to
+   * the other in two steps, so a read between them may count it twice for that moment.
    */
   long cancelledCount() {
-    lock();
-    try {
-      return removedCancelled + zombies;
-    } finally {
-      unlock();
-    }
+    return removedCancelled + zombies;
   }
 
   private void setSize(int n) {
@@ -129,14 +127,9 @@ final class TimerHeap {
     return zombies;
   }
 
-  /** The live count for stats: entries less the cancelled ones (under the lock, as above). */
+  /** The live count for stats: entries less the cancelled ones; racy reads, no lock. */
   int live() {
-    lock();
-    try {
-      return Math.max(0, size - zombies);
-    } finally {
-      unlock();
-    }
+    return Math.max(0, size() - zombies);
   }
 
   /** Adds t, unless it was cancelled out of every heap (ScheduledTask#enterHeap). Lock held. */

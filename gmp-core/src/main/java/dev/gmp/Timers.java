@@ -67,14 +67,23 @@ final class Timers {
    * else into a heap: the calling worker's own P's, or for any other thread one P's chosen by
    * its thread id (one outside thread's timers share a heap, so they keep their order).
    *
-   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down, or it
+   *     has no thread and none can be started
    */
   <T extends ScheduledTask<?>> T schedule(T t, long delayNanos) {
     if (delayNanos <= 0) { // decided on the delay: one clock read per schedule (in deadline)
-      s.submit(t); // throws if shut down: then it is not counted
+      s.submit(t); // throws if shut down or no thread can run it: then it is not counted
       fired.increment();
-    } else if (!add(t)) {
+      return t;
+    }
+    if (!add(t)) {
       throw s.rejected(t);
+    }
+    if (s.threads.mcount == 0) { // volatile: no M to fire it unless one starts (Scheduler)
+      Throwable failure = s.startFirstM();
+      if (failure != null && s.threads.mcount == 0 && t.cancel(false)) {
+        throw s.noThread(t, failure);
+      }
     }
     return t;
   }
@@ -86,34 +95,43 @@ final class Timers {
     }
   }
 
-  /**
-   * Adds t to a heap; false if the executor is shut down. The run state is read under the heap
-   * lock, and shutdown writes it before it takes each heap lock (onShutdownLocked, tidy): so
-   * either shutdown's sweep sees t, or we see the state and refuse. The same lock argument
-   * covers a P retired or retaken meanwhile: that writes the status before it takes the heap
-   * lock to move the timers, so either the move took t or we see the status and move them.
-   */
+  private static final int ADDED = 0;
+  private static final int SHUT = 1;
+  private static final int DEAD = 2;
+
+  /** Adds t to a live P's heap; false if the executor is shut down. */
   private boolean add(ScheduledTask<?> t) {
-    return add(target(), t);
+    for (; ; ) {
+      int r = add(target(), t);
+      if (r != DEAD) {
+        return r == ADDED;
+      }
+    }
   }
 
-  /** Adds t to pp's heap (gmp-stress calls it for a given P). */
-  boolean add(P pp, ScheduledTask<?> t) {
+  /**
+   * Adds t to pp's heap. The run state and pp's status are read under the heap lock, and
+   * shutdown, a retire and a retake write theirs before they take that lock (to cancel periodic
+   * timers, to drain the heap: {@link #sweepOnShutdown}, {@link #moveAll}): so either their sweep
+   * sees t, or we see their write and refuse (SHUT) or go to another P (DEAD). No timer is ever
+   * left in a heap that nobody will look at. gmp-stress calls it for a given P.
+   */
+  int add(P pp, ScheduledTask<?> t) {
     TimerHeap h = pp.timers;
     h.lock();
     try {
       if (s.runState >= Scheduler.SHUTDOWN) {
-        return false;
+        return SHUT;
+      }
+      if (pp.status() == P.Pdead) {
+        return DEAD;
       }
       h.addLocked(t);
     } finally {
       h.unlock();
     }
     added(t.when);
-    if (pp.status() == P.Pdead) {
-      rehome(pp);
-    }
-    return true;
+    return ADDED;
   }
 
   private P target() {
@@ -275,15 +293,13 @@ final class Timers {
   // ---------------------------------------------------------------- moving, shutdown, stats
 
   /**
-   * Moves a retired, retaken or zombie P's timers to the live P with its index (Go's
-   * moveTimers); kicks the sleeper, whose scan may have missed them. Lock held.
+   * Moves a dead P's timers (retired by setParallelism, or retaken from under a task) to the
+   * live P with its index (Go's moveTimers); kicks the sleeper, whose scan may have missed them.
+   * Called without the scheduler lock, after the P's status became Pdead (so no add lands in its
+   * heap afterwards: {@link #add(P, ScheduledTask)}), and then {@link #moved}. Once shut down,
+   * periodic timers are cancelled rather than moved: the shutdown sweep may have passed the target.
    */
-  void moveLocked(P from) {
-    Procs procs = s.procs;
-    P to = procs.all[from.id % procs.all.length];
-    if (to == from) {
-      return;
-    }
+  void moveAll(P from) {
     List<ScheduledTask<?>> moved = new ArrayList<>();
     from.timers.lock();
     try {
@@ -292,79 +308,112 @@ final class Timers {
     } finally {
       from.timers.unlock();
     }
-    if (moved.isEmpty()) {
-      return;
-    }
-    to.timers.lock();
-    try {
-      for (ScheduledTask<?> t : moved) {
-        to.timers.addLocked(t);
+    for (int i = 0; i < moved.size(); ) {
+      Procs procs = s.procs;
+      P to = procs.all[from.id % procs.all.length];
+      TimerHeap h = to.timers;
+      h.lock();
+      try {
+        if (to.status() == P.Pdead) {
+          continue; // retired meanwhile: its mover drains it; look at procs again
+        }
+        for (; i < moved.size(); i++) {
+          ScheduledTask<?> t = moved.get(i);
+          if (t.isPeriodic() && s.runState >= Scheduler.SHUTDOWN) {
+            t.cancelQuietly(); // shutdown's policy for periodic timers (sweepOnShutdown)
+            cancelledElsewhere.increment();
+          } else {
+            h.addLocked(t);
+          }
+        }
+      } finally {
+        h.unlock();
       }
-    } finally {
-      to.timers.unlock();
     }
-    VarHandle.fullFence(); // Dekker F as for an add
-    sleeper.kickHolder(); // not wakep: we hold the scheduler lock; sysmon covers no sleeper
+    if (!moved.isEmpty()) {
+      VarHandle.fullFence(); // Dekker F as for an add
+      sleeper.kickHolder();
+    }
   }
 
-  /** An adder found its P retired or retaken after adding: move that P's timers to a live one. */
-  private void rehome(P pp) {
+  /** Timers of dead Ps not yet moved: tidy waits for them (they may hold one-shots). Lock. */
+  int movesPending;
+
+  /**
+   * A P died (Resize, Retake): its timers move once the caller has released the scheduler lock,
+   * then {@link #moved}. Lock held.
+   */
+  void willMoveLocked() {
+    movesPending++;
+  }
+
+  /** After {@link #moveAll}: the executor may tidy now. Not under the lock. */
+  void moved() {
     s.lock.lock();
     try {
-      moveLocked(pp);
+      movesPending--;
+      Lifecycle.tryTidyLocked(s);
     } finally {
       s.lock.unlock();
     }
+    Lifecycle.finishTermination(s);
   }
 
-  /** shutdown(): periodic timers are cancelled (STPE's default policy); one-shots still run. */
-  void onShutdownLocked() {
+  /** Whether shutdown's sweep of the heaps is done: tidy waits for it. Lock held. */
+  boolean swept;
+
+  /**
+   * shutdown(), after writing the run state and without the scheduler lock: periodic timers are
+   * cancelled (STPE's default policy), one-shots stay and still run. Each heap lock is taken once:
+   * an add that comes after it sees the run state and refuses ({@link #add(P, ScheduledTask)}).
+   */
+  void sweepOnShutdown() {
     for (P p : s.procs.all) {
-      cancelPeriodic(p.timers);
-    }
-    for (P z : s.retake.zombies) {
-      cancelPeriodic(z.timers);
-    }
-  }
-
-  private void cancelPeriodic(TimerHeap h) {
-    h.lock();
-    try {
-      h.cancelPeriodicLocked(); // counted by the heap as it removes them
-    } finally {
-      h.unlock();
+      TimerHeap h = p.timers;
+      h.lock();
+      try {
+        h.cancelPeriodicLocked(); // counted by the heap as it removes them
+      } finally {
+        h.unlock();
+      }
     }
   }
 
-  /** shutdownNow(): every pending timer, returned (not cancelled), as STPE does. Lock held. */
-  void drainLocked(List<Runnable> out) {
+  /**
+   * shutdownNow(), after writing the run state and without the scheduler lock: every pending
+   * timer, returned (not cancelled), as STPE does.
+   */
+  void drainOnShutdownNow(List<Runnable> out) {
     List<ScheduledTask<?>> all = new ArrayList<>();
     for (P p : s.procs.all) {
-      drain(p.timers, all);
-    }
-    for (P z : s.retake.zombies) {
-      drain(z.timers, all);
+      TimerHeap h = p.timers;
+      h.lock();
+      try {
+        h.drainLocked(all);
+      } finally {
+        h.unlock();
+      }
     }
     out.addAll(all);
   }
 
-  private static void drain(TimerHeap h, List<ScheduledTask<?>> out) {
-    h.lock();
-    try {
-      h.drainLocked(out);
-    } finally {
-      h.unlock();
-    }
-  }
-
-  /** Tidy's question after shutdown: is any timer still to fire? Compacts as it looks. Lock held. */
+  /**
+   * Tidy's question after shutdown: may a timer still fire? Never waits for a heap: one another
+   * thread holds counts as live, and sysmon's next round asks again (Sysmon#tidy). After the
+   * shutdown sweep a heap only shrinks, so a racy size of 0 is final. Lock held.
+   */
   boolean anyLiveLocked() {
+    if (!swept || movesPending != 0) {
+      return true;
+    }
     for (P p : s.procs.all) {
       TimerHeap h = p.timers;
       if (h.size() == 0) {
         continue;
       }
-      h.lock();
+      if (!h.tryLock()) {
+        return true;
+      }
       try {
         h.compactLocked();
         if (h.size() != 0) {
@@ -377,6 +426,7 @@ final class Timers {
     return false;
   }
 
+  /** Cancelled timers (stats): racy reads, no lock; a cancel in flight may show a moment late. */
   long cancelledCount() {
     long n = cancelledElsewhere.sum();
     for (P p : s.procs.all) {
@@ -385,6 +435,7 @@ final class Timers {
     return n;
   }
 
+  /** Pending timers (stats): racy reads, no lock. */
   int pending() {
     int n = 0;
     for (P p : s.procs.all) {

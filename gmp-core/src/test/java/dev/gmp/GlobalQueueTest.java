@@ -155,4 +155,42 @@ class GlobalQueueTest {
       gq.lock.unlock();
     }
   }
+
+  /** Injected Gs are numbered from reservations of their own: no id twice, however many come. */
+  @Test
+  void injectedGsNeverShareAGoid() {
+    java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(1);
+    GlobalQueue[] box = new GlobalQueue[1];
+    java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    // Each reservation lets more producers in (as concurrent submitters would arrive mid-move).
+    box[0] = new GlobalQueue(lock, n -> {
+      for (int i = 0; i < 5; i++) {
+        box[0].inject(TestSupport.g(0));
+      }
+      return next.getAndAdd(n);
+    });
+    GlobalQueue q = box[0];
+    for (int i = 0; i < 3; i++) {
+      q.inject(TestSupport.g(0));
+    }
+    java.util.Set<Long> ids = new java.util.HashSet<>();
+    lock.lock();
+    try {
+      for (int round = 0; round < 20; round++) {
+        G g = q.get();
+        if (g == null) {
+          break;
+        }
+        assertTrue(ids.add(g.goid), "goid " + g.goid + " twice");
+        GQueue rest = new GQueue();
+        q.drainTo(rest);
+        for (G x = rest.pop(); x != null; x = rest.pop()) {
+          assertTrue(ids.add(x.goid), "goid " + x.goid + " twice");
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    assertTrue(ids.size() > 3);
+  }
 }

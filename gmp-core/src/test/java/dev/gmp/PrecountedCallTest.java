@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A blocking call that work waits behind counts its M against the spare budget as it starts
  * (Syscall#entersyscall), so that its return, and a spare taking its P or running on, settle
- * without the scheduler lock (Spares#takeFree, Spares#runOnFree). The lock-free claims are
+ * without the scheduler lock (Spares#takeFree). The lock-free claims are
  * checked with the lock held by another thread: a path that took it would block, and the step's
  * 10 s timeout would fail the test. Thread-less Ms driven from the test thread, two Ps.
  */
@@ -153,62 +153,5 @@ class PrecountedCallTest {
     assertEquals(G.Grunning, g1.status());
     assertEquals(1, s.threads.nmspare);
     assertEquals(1, s.counters.retakes.sum());
-  }
-
-  @Test
-  void aSpareWhoseTaskBlockedRunsOnFromAPsRingWithoutTheLock() throws Exception {
-    M m1 = TestSupport.mWithP(s, 1);
-    TestSupport.mWithP(s, 2);
-    G g1 = TestSupport.running(m1);
-    P p0 = m1.p;
-    G next = TestSupport.g(7);
-    p0.runq.put(next, false, s.global); // the ring's head
-    p0.runq.put(TestSupport.g(8), false, s.global);
-    Syscall.entersyscall(m1, g1);
-    M spare = new M(s, 3);
-    assertTrue(s.retake.addSelfAsSpare(spare));
-    spare.runOnCredit = true; // its task made a call that ran without a P
-    lockElsewhere();
-
-    // m1 returns first (fast path): no counted call left for the spare to take a P from, so it
-    // runs on, taking the next task from P0's ring.
-    Syscall.exitsyscall(m1, g1);
-    assertSame(p0, m1.p);
-    G got = withoutLock("reacquire", () -> Spares.reacquire(spare));
-    assertSame(next, got, "the ring's head, taken as a thief takes it");
-    assertTrue(spare.spare(), "still counted while it runs on");
-    assertTrue(spare.ranOn);
-    assertEquals(1, s.counters.runOns.sum());
-    assertEquals(1, s.threads.nmspare);
-  }
-
-  /**
-   * A spare's task gets one chance to run on, however many times the lock-free loop retries
-   * while the lock is busy: a chance passed up (the run-on backoff) is spent once, and the M
-   * then waits for the lock and takes an uncounted call's P there.
-   */
-  @Test
-  void aPassedUpChanceToRunOnIsSpentOnceWhileTheLockIsBusy() throws Exception {
-    M m1 = TestSupport.mWithP(s, 1);
-    TestSupport.mWithP(s, 2); // no idle P
-    G g1 = TestSupport.running(m1);
-    P p0 = m1.p;
-    Syscall.entersyscall(m1, g1); // nothing queued yet: not counted, so no lock-free take of P0
-    p0.runq.put(TestSupport.g(7), false, s.global); // work behind the call, in P0's ring
-    M spare = new M(s, 3);
-    assertTrue(s.retake.addSelfAsSpare(spare));
-    spare.runOnCredit = true;
-    spare.runOnSkips = 2; // its last run-on did not block: pass up the next two chances
-    lockElsewhere();
-
-    FutureTask<G> f = new FutureTask<>(() -> Spares.reacquire(spare));
-    Thread t = new Thread(f, "spare");
-    t.start();
-    TestSupport.awaitCondition("the spare waits for the lock", () -> s.lock.hasQueuedThread(t));
-    assertEquals(1, spare.runOnSkips, "one chance passed up, not one per retry");
-    release.countDown();
-    assertSame(SchedulingLoop.RETRY, f.get(10, TimeUnit.SECONDS), "it took a P under the lock");
-    assertSame(p0, spare.p, "the uncounted call's P, which work waits for");
-    assertEquals(0, s.counters.runOns.sum(), "nothing run on");
   }
 }

@@ -503,7 +503,7 @@ class ScheduledExecutorTest {
       assertEquals(2, wrapped.get(), "one wrap per scheduled Runnable, not per run");
       assertTrue(decoratedRuns.get() >= 4, "every run goes through the wrapper: " + decoratedRuns);
       assertEquals("v", ex.schedule(() -> "v", 1, TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
-      assertEquals(2, wrapped.get(), "schedule(Callable) is not decorated");
+      assertEquals(3, wrapped.get(), "schedule(Callable) is decorated too, once");
     }
   }
 

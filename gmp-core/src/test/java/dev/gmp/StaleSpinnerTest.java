@@ -82,6 +82,7 @@ class StaleSpinnerTest {
             new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, "stale-own", made, null, null),
             false);
     M m = TestSupport.mWithP(s, 1);
+    s.threads.mcount = 1; // the driven M stands for a running thread (an executor with none starts one)
     s.idle.becomeSpinning(m);
     s.submit(() -> {}); // the test's thread is no M of s: an outside submission
     assertEquals(0, made.made.size(), "an M was started beside a spinner already looking");

@@ -180,6 +180,54 @@ class TaskDecoratorTest {
   }
 
   @Test
+  void aScheduledCallableIsDecoratedOnceAndKeepsItsValueAndException() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(
+        GmpExecutor.builder().parallelism(1).taskDecorator(capturing(calls)).build())) {
+      GmpExecutor ex = c.ex();
+      CTX.set("scheduler");
+      try {
+        assertEquals("ctx=scheduler", ex.schedule(() -> "ctx=" + CTX.get(), 1,
+            TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        assertEquals("now", ex.schedule(() -> "now", 0, TimeUnit.MILLISECONDS)
+            .get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      } finally {
+        CTX.remove();
+      }
+      Exception boom = new java.io.IOException("callable failed");
+      java.util.concurrent.ExecutionException e = assertThrows(
+          java.util.concurrent.ExecutionException.class,
+          () -> ex.schedule(() -> {
+            throw boom;
+          }, 1, TimeUnit.MILLISECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertSame(boom, e.getCause());
+      assertEquals(3, calls.get(), "each scheduled Callable decorated exactly once");
+    }
+  }
+
+  @Test
+  void rejectedAndInvalidTasksAreNeverDecorated() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).taskDecorator(capturing(calls)).build();
+    assertThrows(NullPointerException.class, () -> ex.execute(null));
+    assertThrows(IllegalArgumentException.class,
+        () -> ex.scheduleAtFixedRate(() -> {}, 1, 0, TimeUnit.MILLISECONDS));
+    assertThrows(IllegalArgumentException.class,
+        () -> ex.scheduleWithFixedDelay(() -> {}, 1, -1, TimeUnit.MILLISECONDS));
+    assertThrows(NullPointerException.class, () -> ex.schedule(() -> {}, 1, null));
+    ex.shutdown();
+    assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> ex.execute(() -> {}));
+    assertThrows(java.util.concurrent.RejectedExecutionException.class,
+        () -> ex.schedule(() -> {}, 1, TimeUnit.MILLISECONDS));
+    assertThrows(java.util.concurrent.RejectedExecutionException.class,
+        () -> ex.schedule(() -> 1, 1, TimeUnit.MILLISECONDS));
+    assertThrows(java.util.concurrent.RejectedExecutionException.class,
+        () -> ex.scheduleAtFixedRate(() -> {}, 1, 1, TimeUnit.MILLISECONDS));
+    assertEquals(0, calls.get(), "the decorator saw no task that was not accepted");
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
   void aNullDecoratorIsRefusedByTheBuilder() {
     NullPointerException e = assertThrows(NullPointerException.class,
         () -> GmpExecutor.builder().taskDecorator(null));

@@ -1,0 +1,163 @@
+package dev.gmp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Thread factories that are slow, that make threads which never run, or that throw. */
+class ThreadFactoryFaultsTest {
+  /** Threads that sleep {@code millis} before running their Runnable (an app server's factory). */
+  static final class SlowFactory implements ThreadFactory {
+    final long millis;
+    final List<Thread> made = new CopyOnWriteArrayList<>();
+    final List<String> callers = new CopyOnWriteArrayList<>();
+
+    SlowFactory(long millis) {
+      this.millis = millis;
+    }
+
+    @Override
+    public Thread newThread(Runnable r) {
+      callers.add(Thread.currentThread().getName());
+      Thread t = new Thread(() -> {
+        TestSupport.sleepQuietly(millis); // the factory's own set-up, before the Runnable
+        r.run();
+      }, "slow-" + made.size());
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    }
+  }
+
+  @Test
+  void aSlowFactorysThreadsRunTheirTasks() throws Exception {
+    SlowFactory f = new SlowFactory(400); // past the 250 ms check-in watchdog
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(2)
+        .threadFactory(f).build())) {
+      GmpExecutor ex = c.ex();
+      assertEquals(7, ex.submit(() -> 7).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+      TestSupport.sleepQuietly(1_000); // a window to count threads in, not a synchronisation
+      GmpStats st = ex.stats();
+      assertEquals(0, st.threadStartFailures(), "a late thread is not a failure: " + st);
+      assertTrue(f.made.size() <= 3, "threads made in ~1.4 s: " + f.made.size() + " " + st);
+      for (String caller : f.callers) {
+        assertFalse(caller.endsWith("-sysmon"), "the factory was called on sysmon: " + caller);
+      }
+    }
+  }
+
+  @Test
+  void duds_countAgainstMaxThreads_andRetriesBackOff() throws Exception {
+    AtomicInteger made = new AtomicInteger();
+    CountDownLatch end = new CountDownLatch(1);
+    List<Thread> duds = new CopyOnWriteArrayList<>();
+    ThreadFactory dud = r -> {
+      made.incrementAndGet();
+      Thread t = new Thread(() -> { // never runs r
+        try {
+          end.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "dud-" + made.get());
+      t.setDaemon(true);
+      duds.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxThreads(3).threadFactory(dud).build();
+    try {
+      ex.execute(() -> {});
+      TestSupport.sleepQuietly(2_000); // a window to count attempts in, not a synchronisation
+      int attempts = made.get();
+      GmpStats st = ex.stats();
+      assertTrue(attempts <= 4, "thread starts in 2 s: " + attempts + " " + st);
+      assertTrue(st.threads() <= 3 && st.threads() == Math.min(3, attempts),
+          "live duds count as threads, within maxThreads: " + st);
+    } finally {
+      ex.shutdownNow();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS),
+          "threads that never ran their Runnable do not keep the executor from terminating");
+      end.countDown();
+      for (Thread t : duds) {
+        t.join();
+      }
+    }
+  }
+
+  @Test
+  void aThrowingFactoryRejectsTheTaskAndReportsOncePerBurst() throws Exception {
+    ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
+    IllegalStateException boom = new IllegalStateException("no threads today");
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2)
+        .uncaughtExceptionHandler((t, e) -> reported.add(e))
+        .threadFactory(r -> {
+          throw boom;
+        }).build();
+    try {
+      AtomicInteger ran = new AtomicInteger();
+      for (int i = 0; i < 3; i++) {
+        RejectedExecutionException e =
+            assertThrows(RejectedExecutionException.class, () -> ex.execute(ran::incrementAndGet));
+        assertSame(boom, e.getCause());
+      }
+      assertThrows(RejectedExecutionException.class, () -> ex.submit(() -> 1));
+      RejectedExecutionException se = assertThrows(RejectedExecutionException.class,
+          () -> ex.schedule(ran::incrementAndGet, 1, TimeUnit.MILLISECONDS));
+      assertSame(boom, se.getCause());
+      assertEquals(0, ex.stats().runnableTasks(), "nothing queued: " + ex.stats());
+      assertEquals(0, ex.stats().pendingTimers(), "no timer armed: " + ex.stats());
+      assertEquals(1, reported.size(), "one report per burst: " + reported);
+      assertSame(boom, reported.peek().getCause());
+      assertEquals(0, ran.get());
+    } finally {
+      ex.shutdown();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void aFactoryReturningNullIsTheSame() {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(r -> null).build();
+    try {
+      RejectedExecutionException e =
+          assertThrows(RejectedExecutionException.class, () -> ex.execute(() -> {}));
+      assertInstanceOf(IllegalStateException.class, e.getCause());
+      assertTrue(e.getCause().getMessage().contains("null"), e.getCause().getMessage());
+    } finally {
+      ex.shutdownNow();
+    }
+  }
+
+  @Test
+  void aFactoryThatRecoversRunsLaterTasks() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    ThreadFactory firstFails = r -> {
+      if (calls.incrementAndGet() == 1) {
+        throw new IllegalStateException("first call fails");
+      }
+      Thread t = new Thread(r, "recovered");
+      t.setDaemon(true);
+      return t;
+    };
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .uncaughtExceptionHandler((t, e) -> {}).threadFactory(firstFails).build())) {
+      GmpExecutor ex = c.ex();
+      assertThrows(RejectedExecutionException.class, () -> ex.execute(() -> {}));
+      // No thread at all: the next submission tries again at once, backoff or not.
+      assertEquals(3, ex.submit(() -> 3).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+}
