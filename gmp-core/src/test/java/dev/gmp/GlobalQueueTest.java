@@ -170,17 +170,14 @@ class GlobalQueueTest {
       return next.getAndAdd(n);
     });
     GlobalQueue q = box[0];
-    for (int i = 0; i < 3; i++) {
-      q.inject(TestSupport.g(0));
-    }
     java.util.Set<Long> ids = new java.util.HashSet<>();
     lock.lock();
     try {
-      for (int round = 0; round < 20; round++) {
-        G g = q.get();
-        if (g == null) {
-          break;
+      for (int round = 0; round < 5; round++) {
+        for (int i = 0; i < 3; i++) {
+          q.inject(TestSupport.g(0));
         }
+        G g = q.get();
         assertTrue(ids.add(g.goid), "goid " + g.goid + " twice");
         GQueue rest = new GQueue();
         q.drainTo(rest);
