@@ -21,7 +21,10 @@ import java.util.function.UnaryOperator;
  * <p>{@link #execute} from one of this executor's own tasks is Go's {@code go} statement: the
  * new task takes the processor's runnext slot and runs next, on the same thread, inheriting the
  * time slice. From any other thread it goes to the global queue. {@link #virtualThreadBuilder}
- * makes it the carrier scheduler of JDK virtual threads. See README.md and docs/design.md.
+ * makes it the carrier scheduler of JDK virtual threads. See the <a
+ * href="https://github.com/gmp-dev/gmp">project page</a> for a guide and its <a
+ * href="https://github.com/gmp-dev/gmp/blob/main/docs/design.md">design notes</a> for how the
+ * scheduler works.
  *
  * <p>As a {@link java.util.concurrent.ScheduledExecutorService} it follows
  * ScheduledThreadPoolExecutor's semantics and default policies (after {@code shutdown()} delayed
@@ -50,6 +53,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   /**
    * An executor with {@code Runtime.availableProcessors()} processors, following that count as
    * it changes, and default settings.
+   *
+   * @return a new executor; it starts no thread until its first task
    */
   public static GmpExecutor create() {
     return builder().build();
@@ -58,12 +63,19 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   /**
    * An executor with {@code parallelism} processors.
    *
+   * @param parallelism the number of processors (GOMAXPROCS), pinned
+   * @return a new executor; it starts no thread until its first task
    * @throws IllegalArgumentException if parallelism &lt; 1
    */
   public static GmpExecutor create(int parallelism) {
     return builder().parallelism(parallelism).build();
   }
 
+  /**
+   * A builder for an executor with settings other than the defaults.
+   *
+   * @return a new builder with every setting at its default
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -71,6 +83,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   /**
    * The executor whose worker is running the calling thread, or null. From a virtual thread
    * carried by gmp ({@link #virtualThreadBuilder}), the executor that carries it.
+   *
+   * @return the executor running the caller, or null if it is not running on one
    */
   public static GmpExecutor current() {
     M m = ThreadTable.currentOrCarrierM();
@@ -84,6 +98,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * spare budget ({@link Builder#maxSpareThreads}); the task continues once it has a processor
    * again. Outside a gmp worker this just calls {@code work}.
    *
+   * @param <T> the result type of {@code work}
+   * @param work the call that may block
    * @return what {@code work} returns
    * @throws Exception whatever {@code work} throws, unchanged
    */
@@ -98,8 +114,11 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * carrier stuck in file I/O or pinned. Threads started inside one inherit this executor (the
    * JDK's rule). The executor terminates only once every thread it started has: shutdown() lets
    * them finish, shutdownNow() interrupts them, and a start after termination throws {@link
-   * java.util.concurrent.RejectedExecutionException}. README.md, docs/design.md section 12.
+   * java.util.concurrent.RejectedExecutionException}. The <a
+   * href="https://github.com/gmp-dev/gmp/blob/main/docs/design.md#12-virtual-threads-gmp-as-their-carrier-scheduler">design
+   * notes, section 12</a>, say how.
    *
+   * @return a builder of virtual threads carried by this executor
    * @throws UnsupportedOperationException unless java.lang is open to gmp: {@code --add-opens
    *     java.base/java.lang=ALL-UNNAMED} (on the module path {@code =dev.gmp}). Nothing else
    *     in gmp needs a flag.
@@ -111,13 +130,18 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   /**
    * As {@link Executors#newVirtualThreadPerTaskExecutor()}, on this executor's carriers.
    *
+   * @return an executor that starts a new virtual thread, carried by this executor, per task
    * @throws UnsupportedOperationException as {@link #virtualThreadBuilder()}
    */
   public ExecutorService newVirtualThreadPerTaskExecutor() {
     return Executors.newThreadPerTaskExecutor(virtualThreadBuilder().factory());
   }
 
-  /** Go's GOMAXPROCS: how many tasks may run at once. */
+  /**
+   * Go's GOMAXPROCS: how many tasks may run at once.
+   *
+   * @return the current number of processors
+   */
   public int parallelism() {
     return sched.gomaxprocs;
   }
@@ -129,13 +153,18 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * The value is then pinned: the executor stops following {@code availableProcessors()} (see
    * {@link Builder#followAvailableProcessors}).
    *
+   * @param n the new number of processors
    * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
    */
   public void setParallelism(int n) {
     Resize.setParallelismChecked(sched, n);
   }
 
-  /** A snapshot of the scheduler's counters. */
+  /**
+   * A snapshot of the scheduler's counters.
+   *
+   * @return the counters, each read without stopping the scheduler
+   */
   public GmpStats stats() {
     return Counters.snapshot(sched);
   }
@@ -149,6 +178,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * runnable}), and the totals. Stops nothing and takes no lock, so it is safe to call in
    * production at any time; lines may be from slightly different instants. The format is for
    * people: it may change.
+   *
+   * @return the dump, one line per item
    */
   public String dump() {
     return Dump.of(sched);
@@ -172,6 +203,12 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
   }
 
+  /**
+   * Stops accepting tasks; every task already accepted still runs, and the threads exit once
+   * nothing is left. Delayed one-shot tasks still run when due and periodic ones are cancelled
+   * (ScheduledThreadPoolExecutor's default policies). Does not wait: see {@link
+   * #awaitTermination} and {@link #close}. Calling it again has no further effect.
+   */
   @Override
   public void shutdown() {
     Lifecycle.shutdown(sched);
@@ -187,19 +224,36 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     return Lifecycle.shutdownNow(sched);
   }
 
+  /**
+   * Whether {@link #shutdown}, {@link #shutdownNow} or {@link #close} has been called.
+   *
+   * @return true once the executor accepts no more tasks
+   */
   @Override
   public boolean isShutdown() {
     return sched.runState >= Scheduler.SHUTDOWN;
   }
 
+  /**
+   * Whether the executor has terminated: shut down, every accepted task done, and every virtual
+   * thread it carried terminated.
+   *
+   * @return true once the executor has terminated
+   */
   @Override
   public boolean isTerminated() {
     return Lifecycle.isTerminated(sched);
   }
 
   /**
-   * True once the executor has terminated (every task done, every worker exited or exiting with
-   * nothing left to run) within the timeout; it also joins the workers within what is left.
+   * Waits until the executor has terminated (every task done, every worker exited or exiting with
+   * nothing left to run) or the timeout elapses; it also joins the workers within what is left.
+   *
+   * @param timeout the longest time to wait
+   * @param unit the unit of {@code timeout}
+   * @return true if the executor terminated, false if the timeout elapsed first
+   * @throws InterruptedException if interrupted while waiting
+   * @throws NullPointerException if unit is null
    */
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
@@ -223,6 +277,13 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     Lifecycle.close(sched);
   }
 
+  /**
+   * The executor's name, run state and parallelism, e.g. {@code GmpExecutor[gmp-1, running,
+   * parallelism=8]}; states {@code running}, {@code shutting down}, {@code stopping}, {@code
+   * terminating} and {@code terminated}.
+   *
+   * @return a one-line description of this executor
+   */
   @Override
   public String toString() {
     return "GmpExecutor[" + sched.config.name() + ", " + Lifecycle.stateName(sched.runState)
@@ -251,6 +312,10 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     /**
      * Processors (GOMAXPROCS), pinned: the executor will not follow the CPU count. Default:
      * {@code Runtime.availableProcessors()}, followed (see {@link #followAvailableProcessors}).
+     *
+     * @param n the number of processors, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if n &lt; 1
      */
     public Builder parallelism(int n) {
       if (n < 1) {
@@ -266,6 +331,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * once a second while the executor has threads and resizes to it, capped at {@link
      * #maxThreads}. A {@link GmpExecutor#setParallelism} call pins the value; false keeps the
      * count read at build(). True with an explicit parallelism fails at build().
+     *
+     * @param follow whether to follow {@code Runtime.availableProcessors()}
+     * @return this builder
      */
     public Builder followAvailableProcessors(boolean follow) {
       this.follow = follow;
@@ -278,7 +346,13 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
       return this;
     }
 
-    /** Upper bound on worker threads, blocked ones included; default 10,000 (Go's limit). */
+    /**
+     * Upper bound on worker threads, blocked ones included; default 10,000 (Go's limit).
+     *
+     * @param n the most worker threads alive at once, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if n &lt; 1
+     */
     public Builder maxThreads(int n) {
       if (n < 1) {
         throw new IllegalArgumentException("maxThreads must be >= 1, was " + n);
@@ -296,6 +370,10 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * degrades, threads do not grow) until a spare frees up. Short calls also keep it while many
      * are in flight and threads wait for a CPU (more would only wait too). Default 256
      * (ForkJoinPool's common-pool spare limit); 0 means no hand-off at all.
+     *
+     * @param n the spare budget, at least 0
+     * @return this builder
+     * @throws IllegalArgumentException if n &lt; 0
      */
     public Builder maxSpareThreads(int n) {
       if (n < 0) {
@@ -305,7 +383,14 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
       return this;
     }
 
-    /** Go's forcePreemptNS: how long one processor may go without scheduling; default 10 ms. */
+    /**
+     * Go's forcePreemptNS: how long one processor may go without scheduling; default 10 ms.
+     *
+     * @param d the time slice, positive
+     * @return this builder
+     * @throws NullPointerException if d is null
+     * @throws IllegalArgumentException if d is zero or negative
+     */
     public Builder timeSlice(Duration d) {
       Objects.requireNonNull(d, "timeSlice");
       if (d.isNegative() || d.isZero()) {
@@ -315,7 +400,15 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
       return this;
     }
 
-    /** How long an idle worker thread waits before it exits (beyond what the Ps need). */
+    /**
+     * How long an idle worker thread waits before it exits (beyond what the Ps need); default 60
+     * s.
+     *
+     * @param d the keep-alive time, positive
+     * @return this builder
+     * @throws NullPointerException if d is null
+     * @throws IllegalArgumentException if d is zero or negative
+     */
     public Builder keepAlive(Duration d) {
       Objects.requireNonNull(d, "keepAlive");
       if (d.isNegative() || d.isZero()) {
@@ -328,7 +421,13 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     /**
      * Thread name prefix for the default thread factory. Its threads are daemons that inherit no
      * inheritable thread-locals from whichever thread makes them start, and carry the context
-     * class loader of the thread that calls {@link #build()}.
+     * class loader of the thread that calls {@link #build()}. Default: {@code gmp-N}, a new N for
+     * each executor built without a name.
+     *
+     * @param name the prefix, not blank
+     * @return this builder
+     * @throws NullPointerException if name is null
+     * @throws IllegalArgumentException if name is blank
      */
     public Builder name(String name) {
       Objects.requireNonNull(name, "name");
@@ -339,13 +438,25 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
       return this;
     }
 
-    /** Where worker threads come from; exclusive with {@link #name}. */
+    /**
+     * Where worker threads come from; exclusive with {@link #name}.
+     *
+     * @param factory makes every worker thread
+     * @return this builder
+     * @throws NullPointerException if factory is null
+     */
     public Builder threadFactory(ThreadFactory factory) {
       this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
       return this;
     }
 
-    /** Receives exceptions thrown by tasks given to execute; default: the thread's handler. */
+    /**
+     * Receives exceptions thrown by tasks given to execute; default: the thread's handler.
+     *
+     * @param h the handler
+     * @return this builder
+     * @throws NullPointerException if h is null
+     */
     public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler h) {
       this.handler = Objects.requireNonNull(h, "uncaughtExceptionHandler");
       return this;
@@ -355,6 +466,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * Whether build() registers a {@link GmpExecutorMXBean} on the platform MBean server, under
      * {@code dev.gmp:type=GmpExecutor,name=<name>} (the {@link #name} given, else the generated
      * {@code gmp-N}); it is unregistered when the executor terminates. Default false.
+     *
+     * @param register whether to register the bean
+     * @return this builder
      */
     public Builder jmx(boolean register) {
       this.jmx = register;
@@ -368,6 +482,10 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * restore it around the task. What it returns is queued, run and returned by {@link
      * GmpExecutor#shutdownNow}. If it throws, that execute throws it and nothing is queued;
      * null is a NullPointerException. Default: none, at no cost.
+     *
+     * @param decorator wraps each task
+     * @return this builder
+     * @throws NullPointerException if decorator is null
      */
     public Builder taskDecorator(UnaryOperator<Runnable> decorator) {
       this.taskDecorator = Objects.requireNonNull(decorator, "taskDecorator");
@@ -377,6 +495,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     /**
      * A new executor with these settings. It starts no thread until its first task.
      *
+     * @return the new executor
      * @throws IllegalArgumentException if maxThreads &lt; parallelism, both name and
      *     threadFactory were set, or both parallelism and followAvailableProcessors(true)
      * @throws IllegalStateException with {@code jmx(true)}, if an MBean of that name is already

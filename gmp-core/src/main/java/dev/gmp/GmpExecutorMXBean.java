@@ -13,44 +13,83 @@ package dev.gmp;
  * be from slightly different instants.
  */
 public interface GmpExecutorMXBean {
-  /** Processors (Go's GOMAXPROCS): how many tasks may run at once. */
+  /**
+   * Processors (Go's GOMAXPROCS): how many tasks may run at once.
+   *
+   * @return the current number of processors
+   */
   int getParallelism();
 
   /**
    * Changes the number of processors, as {@link GmpExecutor#setParallelism} does; it also stops
    * the executor following {@code Runtime.availableProcessors()}.
    *
+   * @param size the new number of processors
    * @throws IllegalArgumentException if {@code size} &lt; 1 or &gt; the executor's maxThreads
    */
   void setParallelism(int size);
 
-  /** Worker threads alive: running a task, spinning, idle or in a blocking call. */
+  /**
+   * Worker threads alive: running a task, spinning, idle or in a blocking call.
+   *
+   * @return the number of worker threads alive
+   */
   int getPoolSize();
 
   /**
    * Tasks that have started and not finished: running on a processor, inside {@link
    * GmpExecutor#blocking}, or found blocked by sysmon (each occupies one worker thread).
+   *
+   * @return the number of tasks started and not finished
    */
   int getRunningTaskCount();
 
-  /** Tasks queued and not started: the global queue plus every processor's local queue. */
+  /**
+   * Tasks queued and not started: the global queue plus every processor's local queue.
+   *
+   * @return the number of queued tasks
+   */
   long getQueuedTaskCount();
 
-  /** Successful steals of tasks from another processor's local queue. */
+  /**
+   * Successful steals of tasks from another processor's local queue.
+   *
+   * @return the number of steals since the executor was built
+   */
   long getStealCount();
 
-  /** Processors handed from a blocked worker thread to another (Go's handoffp). */
+  /**
+   * Processors handed from a blocked worker thread to another (Go's handoffp).
+   *
+   * @return the number of hand-offs since the executor was built
+   */
   long getHandoffCount();
 
-  /** Processors taken back from a blocking call or from a task that held one too long. */
+  /**
+   * Processors taken back from a blocking call or from a task that held one too long.
+   *
+   * @return the number of retakes since the executor was built
+   */
   long getRetakeCount();
 
-  /** Worker threads looking for work to steal. */
+  /**
+   * Worker threads looking for work to steal.
+   *
+   * @return the number of spinning worker threads
+   */
   int getSpinningThreadCount();
 
-  /** Processors on the idle list. */
+  /**
+   * Processors on the idle list.
+   *
+   * @return the number of idle processors
+   */
   int getIdleProcessorCount();
 
-  /** Tasks that finished, normally or by throwing. */
+  /**
+   * Tasks that finished, normally or by throwing.
+   *
+   * @return the number of completed tasks since the executor was built
+   */
   long getCompletedTaskCount();
 }

@@ -30,11 +30,13 @@ package dev.gmp;
  * @param preemptionRequests time slices sysmon found expired
  * @param spareThreads Ms counted against the spare budget ({@code maxSpareThreads}): running a
  *     task without a P after a retake, or in a blocking call that counted itself as it started
- *     because tasks were waiting (docs/design.md, section 3)
+ *     because tasks were waiting (<a
+ *     href="https://github.com/gmp-dev/gmp/blob/main/docs/design.md#3-sysmon-and-blocking">design
+ *     notes, section 3</a>)
  * @param sysmonWakeups rounds sysmon has run
  * @param threadsCreated worker threads (Ms) ever created
  * @param peakThreads the most worker threads alive at once; never more than parallelism +
- *     maxSpareThreads (the spare budget that bounds every hand-off, docs/design.md)
+ *     maxSpareThreads (the spare budget that bounds every hand-off)
  * @param pendingTimers delayed and periodic tasks waiting in the Ps' timer heaps (cancelled ones
  *     not counted)
  * @param firedTimers delayed tasks made runnable because their delay elapsed (a delay already

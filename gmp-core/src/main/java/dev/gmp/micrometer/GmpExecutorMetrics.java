@@ -66,6 +66,8 @@ public final class GmpExecutorMetrics implements MeterBinder {
   private final Tags tags;
 
   /**
+   * A binder for {@code executor}'s meters; {@link #bindTo} registers them.
+   *
    * @param executor the executor to observe
    * @param name the value of the {@code name} tag
    * @param tags further tags for every meter; null means none
@@ -81,6 +83,12 @@ public final class GmpExecutorMetrics implements MeterBinder {
     this.tags = Tags.concat(tags, "name", name);
   }
 
+  /**
+   * Registers this executor's meters (the table above) with {@code registry}.
+   *
+   * @param registry where the meters go
+   * @throws NullPointerException if registry is null
+   */
   @Override
   public void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");

@@ -17,7 +17,7 @@ import java.util.Set;
 
 /**
  * Reads JMH JSON result files and prints the comparison tables (markdown, readable as plain text)
- * and writes the SVG plots for docs/benchmarks.md. No dependencies beyond the JDK.
+ * and writes the SVG plots for docs/benchmarks.md. The JSON is read with Jackson (Results).
  *
  * <pre>
  * Report compare  [--subject gmp] [--baseline fjp] FILE...   subject vs baseline, ratios, targets

@@ -9,10 +9,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
-/** JMH runs read from result JSON files, with the statistics the report prints. */
+/**
+ * JMH runs read from result JSON files (Jackson's tree model), with the statistics the report
+ * prints.
+ */
 final class Results {
   private Results() {}
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /** One JMH run: a benchmark at one parameter combination, all forks and iterations. */
   record Run(
@@ -62,35 +69,35 @@ final class Results {
       if (text.isBlank()) {
         continue;
       }
-      for (Object o : Json.arr(Json.parse(text))) {
-        runs.add(run(Json.obj(o), f.getFileName().toString()));
+      for (JsonNode r : JSON.readTree(text).values()) {
+        runs.add(run(r, f.getFileName().toString()));
       }
     }
     return runs;
   }
 
-  private static Run run(Map<String, Object> r, String source) {
-    String bench = String.valueOf(r.get("benchmark"));
+  private static Run run(JsonNode r, String source) {
+    String bench = r.path("benchmark").asString();
     String[] parts = bench.split("\\.");
     String workload = parts.length >= 2 ? parts[parts.length - 1] : bench;
     Map<String, String> params = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : Json.obj(r.get("params")).entrySet()) {
-      params.put(e.getKey(), String.valueOf(e.getValue()));
+    for (Map.Entry<String, JsonNode> e : r.path("params").properties()) {
+      params.put(e.getKey(), e.getValue().asString());
     }
-    Map<String, Object> primary = Json.obj(r.get("primaryMetric"));
+    JsonNode primary = r.path("primaryMetric");
     Map<String, double[]> secondary = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : Json.obj(r.get("secondaryMetrics")).entrySet()) {
-      secondary.put(e.getKey(), raw(Json.obj(e.getValue())));
+    for (Map.Entry<String, JsonNode> e : r.path("secondaryMetrics").properties()) {
+      secondary.put(e.getKey(), raw(e.getValue()));
     }
     List<String> jvmArgs = new ArrayList<>();
-    for (Object a : Json.arr(r.get("jvmArgs"))) {
-      jvmArgs.add(String.valueOf(a));
+    for (JsonNode a : r.path("jvmArgs").values()) {
+      jvmArgs.add(a.asString());
     }
     return new Run(
         bench,
         workload,
         params,
-        String.valueOf(primary.get("scoreUnit")),
+        primary.path("scoreUnit").asString(),
         raw(primary),
         secondary,
         jvmArgs,
@@ -98,18 +105,18 @@ final class Results {
   }
 
   /** All iterations of all forks (JMH's rawData: one list per fork). */
-  private static double[] raw(Map<String, Object> metric) {
+  private static double[] raw(JsonNode metric) {
     List<Double> v = new ArrayList<>();
-    for (Object fork : Json.arr(metric.get("rawData"))) {
-      for (Object x : Json.arr(fork)) {
-        double d = Json.num(x);
+    for (JsonNode fork : metric.path("rawData").values()) {
+      for (JsonNode x : fork.values()) {
+        double d = num(x);
         if (!Double.isNaN(d)) {
           v.add(d);
         }
       }
     }
     if (v.isEmpty()) {
-      double s = Json.num(metric.get("score"));
+      double s = num(metric.path("score"));
       if (!Double.isNaN(s)) {
         v.add(s);
       }
@@ -119,6 +126,21 @@ final class Results {
       a[i] = v.get(i);
     }
     return a;
+  }
+
+  /** A number, or NaN: JMH writes a missing value as the string "NaN". */
+  private static double num(JsonNode n) {
+    if (n.isNumber()) {
+      return n.doubleValue();
+    }
+    if (n.isString()) {
+      try {
+        return Double.parseDouble(n.stringValue());
+      } catch (NumberFormatException e) {
+        return Double.NaN;
+      }
+    }
+    return Double.NaN;
   }
 
   static double median(double[] v) {

@@ -104,11 +104,29 @@ class ReportTest {
     assertTrue(Files.readString(svg).contains("parallelism 4"));
   }
 
+  /** JSON escapes, integer numbers and a file of nothing: what JMH may write, read as JMH meant. */
   @Test
-  void jsonParsesEscapesAndNumbers() {
-    Object v = Json.parse("{\"a\": [1, -2.5e1, \"x\\\"y\\u0041\"], \"b\": null, \"c\": true}");
-    assertEquals(List.of(1.0, -25.0, "x\"yA"), Json.arr(Json.obj(v).get("a")));
-    assertEquals(Boolean.TRUE, Json.obj(v).get("c"));
+  void escapesIntegersAndEmptyFiles(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("e.json");
+    Files.writeString(
+        f,
+        """
+        [{"benchmark": "dev.gmp.bench.Http\\u0053erver.httpServer", "mode": "thrpt",
+          "params": {"executor": "gmp", "parallelism": "1", "path": "/a\\"b"},
+          "primaryMetric": {"score": 7, "scoreUnit": "ops/s", "rawData": [[5, 7, 9]]},
+          "secondaryMetrics": {"p99Us": {"score": "NaN", "rawData": []}}}]
+        """);
+    Path empty = dir.resolve("empty.json");
+    Files.writeString(empty, "\n");
+    List<Results.Run> runs = Results.load(List.of(f, empty));
+    assertEquals(1, runs.size());
+    Results.Run r = runs.get(0);
+    assertEquals("dev.gmp.bench.HttpServer.httpServer", r.benchmark());
+    assertEquals("httpServer", r.workload());
+    assertEquals("/a\"b", r.params().get("path"));
+    assertEquals(1, r.parallelism());
+    assertEquals(7.0, Results.median(r.samples()), 1e-9);
+    assertEquals(0, r.secondary().get("p99Us").length, "a NaN score is no sample");
   }
 
   /** A miss is never printed as the target itself ("1.00 MISSED (<= 1.0)"). */
