@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * <p>What is checked, in backtick spans, fenced code blocks and table rows: every {@code
  * Class.member}, {@code Class#member} and {@code Class.Nested.member} whose {@code Class} is a
  * type of gmp-core (a top-level or nested class of {@code dev.gmp} or {@code dev.gmp.micrometer},
- * public or not, found by scanning {@code gmp-core/src/main/java} and loaded without
- * initialisation). The member must be a method, field (constants and enum constants included),
+ * public or not, found by scanning {@code gmp-core/src/main/java} and {@code src/production/java}
+ * and loaded without initialisation). The member must be a method, field (constants and enum constants included),
  * nested type or record component declared by the class or inherited by it. A name that is not a
  * gmp-core type (a JDK class, Go's {@code sched.runq}, prose) is ignored, with two exceptions
  * that catch a renamed or removed class: the {@code Class#member} form and a {@code Name.java}
@@ -73,7 +73,10 @@ class DocsReferenceTest {
   @Test
   void docsNameOnlyCodeThatExists() throws IOException {
     Path root = repoRoot();
-    Checker checker = Checker.forSources(root.resolve("gmp-core/src/main/java"));
+    // src/production/java holds the production variant of Mutations (src/mutants/java the other).
+    Checker checker =
+        Checker.forSources(
+            root.resolve("gmp-core/src/main/java"), root.resolve("gmp-core/src/production/java"));
     List<String> problems = new ArrayList<>();
     for (String doc : DOCS) {
       Path file = root.resolve(doc);
@@ -149,8 +152,18 @@ class DocsReferenceTest {
     }
 
     /** Every class of gmp-core, from its source files, loaded without initialising it. */
-    static Checker forSources(Path sourceRoot) throws IOException {
+    static Checker forSources(Path... sourceRoots) throws IOException {
       List<Class<?>> types = new ArrayList<>();
+      for (Path sourceRoot : sourceRoots) {
+        if (Files.isDirectory(sourceRoot)) {
+          addSources(sourceRoot, types);
+        }
+      }
+      assertTrue(types.size() > 10, "found only " + types + " under " + List.of(sourceRoots));
+      return new Checker(types);
+    }
+
+    private static void addSources(Path sourceRoot, List<Class<?>> types) throws IOException {
       ClassLoader loader = DocsReferenceTest.class.getClassLoader();
       try (Stream<Path> files = Files.walk(sourceRoot)) {
         for (Path f : (Iterable<Path>) files::iterator) {
@@ -173,8 +186,6 @@ class DocsReferenceTest {
           }
         }
       }
-      assertTrue(types.size() > 10, "found only " + types + " under " + sourceRoot);
-      return new Checker(types);
     }
 
     private void addWithNested(Class<?> c) {
