@@ -26,17 +26,18 @@ import org.junit.jupiter.api.Test;
  * Issue 26: the code references in README.md, docs/design.md and the user topic pages must name
  * code that exists.
  *
- * <p>The documents are {@link #DOCS}. What is checked, in backtick spans, fenced code blocks and table rows: every {@code
- * Class.member}, {@code Class#member} and {@code Class.Nested.member} whose {@code Class} is a
- * type of gmp-core (a top-level or nested class of {@code dev.gmp} or {@code dev.gmp.micrometer},
- * public or not, found by scanning {@code gmp-core/src/main/java} and {@code src/production/java}
- * and loaded without initialisation). The member must be a method, field (constants and enum constants included),
- * nested type or record component declared by the class or inherited by it. A name that is not a
- * gmp-core type (a JDK class, Go's {@code sched.runq}, prose) is ignored, with two exceptions
- * that catch a renamed or removed class: the {@code Class#member} form and a {@code Name.java}
- * file name are gmp's own by convention, so their class must exist in gmp-core (or, for a few
- * JDK names, in the JDK). A name right after a package or variable ({@code dev.gmp.Steal},
- * {@code s.counters}) is skipped: {@code dev.gmp.Steal} is a JFR event name, not a class.
+ * <p>The documents are {@link #DOCS}. What is checked, in backtick spans, fenced code blocks and
+ * table rows: every {@code Class.member}, {@code Class#member} and {@code Class.Nested.member}
+ * whose {@code Class} is a type of gmp-core (a top-level or nested class of {@code dev.gmp} or
+ * {@code dev.gmp.micrometer}, public or not, found by scanning {@code gmp-core/src/main/java} and
+ * {@code src/production/java} and loaded without initialisation). The member must be a method,
+ * field (constants and enum constants included), nested type or record component that the class
+ * declares or inherits. A name that is not a gmp-core type (a JDK class, Go's {@code sched.runq},
+ * prose) is ignored, with two exceptions that catch a renamed or removed class: the {@code
+ * Class#member} form and a {@code Name.java} file name are gmp's own by convention, so their class
+ * must exist in gmp-core (or be a JDK class). A name right after a package or a variable ({@code
+ * dev.gmp.Steal}, {@code s.counters}) is skipped: {@code dev.gmp.Steal} is a JFR event name, not a
+ * class.
  *
  * <p>Every missing reference is reported at once, as {@code file:line: reference (why)}.
  */
@@ -72,14 +73,15 @@ class DocsReferenceTest {
           "java.time.",
           "jdk.jfr.");
 
-  /** A reference: Name(.Name)*([.#]member)? ; group 1 = the chain, group 2 = separator. */
+  /** A reference: Name, then any number of .name or #name; group 1 is the whole chain. */
   private static final Pattern REF =
       Pattern.compile("(?<![\\w$.#])([A-Z][A-Za-z0-9_$]*(?:[.#][A-Za-z_$][A-Za-z0-9_$]*)*)");
 
   /** A top-level type declaration: not indented, after modifiers and annotations. */
   private static final Pattern TOP_LEVEL_TYPE =
       Pattern.compile(
-          "(?m)^(?:@[\\w.]+(?:\\([^)]*\\))?\\s+)*(?:(?:public|abstract|final|sealed|non-sealed|static|strictfp)\\s+)*"
+          "(?m)^(?:@[\\w.]+(?:\\([^)]*\\))?\\s+)*"
+              + "(?:(?:public|abstract|final|sealed|non-sealed|static|strictfp)\\s+)*"
               + "(?:class|interface|record|enum|@interface)\\s+([A-Za-z_$][\\w$]*)");
 
   @Test
@@ -136,7 +138,7 @@ class DocsReferenceTest {
     assertTrue(problems.get(1).startsWith("y.md:1: GmpExecutor.Builder.nope"), problems::toString);
   }
 
-  /** The repository root: the nearest directory above the working directory with README.md and gmp-core. */
+  /** The repository root: the nearest directory at or above here holding README.md and gmp-core/. */
   static Path repoRoot() {
     for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
       if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("gmp-core"))) {
@@ -185,7 +187,8 @@ class DocsReferenceTest {
             continue;
           }
           String rel = sourceRoot.relativize(f).toString().replace('\\', '/');
-          String pkg = rel.contains("/") ? rel.substring(0, rel.lastIndexOf('/')).replace('/', '.') : "";
+          int slash = rel.lastIndexOf('/');
+          String pkg = slash < 0 ? "" : rel.substring(0, slash).replace('/', '.');
           // Every top-level type of the file (one file may hold several, e.g. padding classes).
           Matcher decl = TOP_LEVEL_TYPE.matcher(Files.readString(f));
           while (decl.find()) {
