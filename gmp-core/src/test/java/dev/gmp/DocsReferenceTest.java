@@ -138,7 +138,7 @@ class DocsReferenceTest {
     assertTrue(problems.get(1).startsWith("y.md:1: GmpExecutor.Builder.nope"), problems::toString);
   }
 
-  /** The repository root: the nearest directory at or above here holding README.md and gmp-core/. */
+  /** The repository root: the nearest directory at or above here with README.md, gmp-core/. */
   static Path repoRoot() {
     for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
       if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("gmp-core"))) {
