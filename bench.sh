@@ -180,17 +180,7 @@ ABLATIONS=(
   "gfree=true|-Dgmp.gfree=true"
   "batchOverflow=false|-Dgmp.batchOverflow=false"
   "idleSpins=0|-Dgmp.idleSpins=0"
-  "spinWakeAlways=true|-Dgmp.spinWakeAlways=true"
-  "eagerHandoff=false|-Dgmp.eagerHandoff=false"
   "blockDetect=false|-Dgmp.blockDetect=false"
-  "exitsyscallSpare=false|-Dgmp.exitsyscallSpare=false"
-  "exitsyscallTake=false|-Dgmp.exitsyscallTake=false"
-  "staleSpinnerNanos=0|-Dgmp.staleSpinnerNanos=0"
-  "lateHandoffNanos=0|-Dgmp.lateHandoffNanos=0"
-  "spareRunOn=false|-Dgmp.spareRunOn=false"
-  "precountCalls=false|-Dgmp.precountCalls=false"
-  "spareLockYields=0|-Dgmp.spareLockYields=0"
-  "oversubscribedLateNanos=0|-Dgmp.oversubscribedLateNanos=0"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'

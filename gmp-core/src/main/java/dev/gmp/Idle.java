@@ -17,6 +17,14 @@ final class Idle extends IdlePad2 {
   private static final AtomicLongFieldUpdater<IdleLists> U_SPIN_CLAIMED_AT =
       AtomicLongFieldUpdater.newUpdater(IdleLists.class, "spinClaimedAt");
 
+  /**
+   * How long the spinner wakep started may be on its way before an outside submission that finds
+   * an idle P starts one more ({@link #wakeAnotherIfStale}): on a VM whose host steals CPU a
+   * woken thread can wait milliseconds for its vCPU while every submission trusts it (measured
+   * in docs/benchmarks.md, "Outside bursts").
+   */
+  static final long STALE_SPINNER_NANOS = 100_000;
+
   private final Scheduler s;
 
   Idle(Scheduler s) {
@@ -69,12 +77,10 @@ final class Idle extends IdlePad2 {
         U_NMSPINNING.getAndAdd(this, -1);
         return false;
       }
-      if (Switches.STALE_SPINNER_NANOS > 0) {
-        // Release, before nextp publishes the P: the M's arrival (spinnerArrived) clears it after.
-        U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
-      }
+      // Release, before nextp publishes the P: the M's arrival (spinnerArrived) clears it after.
+      U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
       nmp = claimMLocked(pp, true);
-      if (nmp == null && Switches.STALE_SPINNER_NANOS > 0) {
+      if (nmp == null) {
         // No M (thread cap): none on its way that we know of. Restoring the old value could put
         // back one an arriving M just cleared; at worst this skips one extra wake-up.
         U_SPIN_CLAIMED_AT.lazySet(this, 0);
@@ -88,7 +94,7 @@ final class Idle extends IdlePad2 {
 
   /**
    * An outside submission found a spinner counted (so wakep did nothing) while a P is idle: if
-   * that spinner was claimed more than {@link Switches#STALE_SPINNER_NANOS} ago, it has not
+   * that spinner was claimed more than {@link #STALE_SPINNER_NANOS} ago, it has not
    * arrived (its thread is still waiting for a CPU, or found nothing and is about to drop its
    * spinning), so start one more spinning M on an idle P, as ForkJoinPool's signalWork starts
    * workers up to the parallelism while earlier ones are in transit. Bounded by the idle Ps; an
@@ -97,11 +103,10 @@ final class Idle extends IdlePad2 {
    */
   void wakeAnotherIfStale() {
     long claimed = spinClaimedAt; // 0: no claimed spinner in transit (counted ones are looking)
-    if (Switches.STALE_SPINNER_NANOS == 0
-        || claimed == 0
+    if (claimed == 0
         || npidle == 0
         || nmspinning() == 0
-        || System.nanoTime() - claimed < Switches.STALE_SPINNER_NANOS) {
+        || System.nanoTime() - claimed < STALE_SPINNER_NANOS) {
       return;
     }
     U_NMSPINNING.getAndAdd(this, 1); // counted before it exists, as wakep's CAS counts its own
@@ -129,7 +134,8 @@ final class Idle extends IdlePad2 {
 
   /**
    * resetspinning: a spinner found work; if it was the last, wake another so none is missed. Go
-   * wakes unconditionally; here only if work is still visible after the decrement. Dekker (A,
+   * wakes unconditionally; here only if work is still visible after the decrement (a wake-up
+   * that would find nothing costs an unpark and a park: docs/benchmarks.md, "Spinning"). Dekker (A,
    * spinner side): a submitter that saw us spinning skipped its wakep, and its put + StoreLoad
    * pairs with the full barrier of our getAndAdd, so either it saw nmspinning == 0 and woke
    * someone itself, or we see its work now.
@@ -137,7 +143,7 @@ final class Idle extends IdlePad2 {
   void resetspinning(M m) {
     m.spinning = false;
     U_NMSPINNING.getAndAdd(this, -1); // full barrier before the queue reads below
-    if (Switches.SPIN_WAKE_ALWAYS || workVisible()) {
+    if (workVisible()) {
       wakep();
     }
   }
@@ -270,7 +276,7 @@ final class Idle extends IdlePad2 {
    */
   private void handLocked(P pp, M m) {
     m.nextp = pp;
-    if (Switches.LATE_HANDOFF_NANOS > 0 && m.life() != M.NEW) {
+    if (m.life() != M.NEW) {
       pp.handedTo = m;
       pp.handedAt = System.nanoTime();
     }

@@ -15,11 +15,14 @@ package dev.gmp;
  * {@link #MIN_SPARES_PER_P} spares per P, so a handful of calls blocked on each other are never
  * held back, and never longer than the 10 ms bound: liveness is kept, at a bounded delay.
  *
- * <p>On while the average is over {@link Switches#OVERSUBSCRIBED_LATE_NANOS} (250 us) and the
+ * <p>On while the average is over {@link #LATE_NANOS} and the
  * calls are short next to it; off below half of it. sysmon alone writes; Ms read {@link #on} as a
  * hint (volatile: it changes rarely, and a stale read only grants or skips one hand-off).
  */
 final class Oversubscription {
+  /** sysmon's averaged sleep lateness above which the CPUs count as oversubscribed. */
+  static final long LATE_NANOS = 250_000;
+
   /** Spares per P below which nothing is held back. */
   static final int MIN_SPARES_PER_P = 4;
 
@@ -40,10 +43,7 @@ final class Oversubscription {
    * average length as their returns saw it (Retake#noteLongCall), CPU wait included (sysmon only).
    */
   void sample(long lateNanos, long callNanos) {
-    long limit = Switches.OVERSUBSCRIBED_LATE_NANOS;
-    if (limit == 0) {
-      return;
-    }
+    long limit = LATE_NANOS;
     lateAvg += (Math.max(0, lateNanos) - lateAvg) >> 3;
     // Not while the calls are long next to that wait (over CALL_TO_LATE times it): a 5 ms call
     // whose thread waits 200 us for a CPU loses more waiting for a P than its thread costs; nor

@@ -59,7 +59,7 @@ final class Retake {
   boolean returnComesSoon() {
     int n = s.threads.nmspare; // volatile read: a hint
     long d = longCallNanos; // 0 until a call has outlived its P: no evidence, hand off
-    return Switches.EXITSYSCALL_TAKE && n > 0 && d > 0 && d < WAKE_NANOS * n;
+    return n > 0 && d > 0 && d < WAKE_NANOS * n;
   }
 
   /**
@@ -75,7 +75,7 @@ final class Retake {
     long from = -1; // the M it was taken from, for the JFR events only
     s.lock.lock();
     try {
-      if (!mayHandOffLocked(eager && !Switches.EAGER_HANDOFF_NEW_THREAD)) {
+      if (!mayHandOffLocked(eager)) {
         return false;
       }
       M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
@@ -114,7 +114,7 @@ final class Retake {
    * owned by no M, for the caller's acquirep; or null. Lock held.
    */
   P takeSyscallPLocked(M m) {
-    if (!Switches.EXITSYSCALL_TAKE || s.runState >= Scheduler.STOP) {
+    if (s.runState >= Scheduler.STOP) {
       return null;
     }
     P best = oldestSyscallWithWork(m, false);

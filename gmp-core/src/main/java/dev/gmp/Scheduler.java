@@ -259,7 +259,7 @@ final class Scheduler extends SchedulerPad1 {
       // Without runnext there is no atomic swap in put: make the StoreLoad explicit (Dekker A).
       VarHandle.fullFence();
     }
-    if (stealable || !lazyWake || Switches.VT_RUNNEXT_WAKE) {
+    if (stealable || !lazyWake) {
       idle.wakep();
     }
   }
@@ -426,7 +426,7 @@ final class Scheduler extends SchedulerPad1 {
     }
     pp.setM(m);
     m.p = pp;
-    if (m.spinning && Switches.STALE_SPINNER_NANOS > 0) {
+    if (m.spinning) {
       idle.spinnerArrived();
     }
     // Whenever a P runs tasks, sysmon watches: unmarked blocking has no other witness. An M woken

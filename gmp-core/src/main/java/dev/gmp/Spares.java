@@ -9,6 +9,20 @@ final class Spares {
   private Spares() {}
 
   /**
+   * How often a spare that finds nothing to take without the lock retries (tryLock, yielding its
+   * CPU in between) before it blocks on the lock: blocked there, it waits to be unparked and then
+   * for a CPU while the lock idles (docs/benchmarks.md, "Returns without the lock").
+   */
+  static final int LOCK_YIELDS = 16;
+
+  /**
+   * How long a P may sit in an idle M's hand-off, that M not yet running, before an M that needs
+   * a P while work is queued takes it back ({@link #takeLateHandoffLocked}): on a VM whose host
+   * steals CPU a woken thread can wait hundreds of microseconds (docs/benchmarks.md).
+   */
+  static final long LATE_HANDOFF_NANOS = 100_000;
+
+  /**
    * Finds a P for an M that has none (a spare whose task is done, or an M whose P was retaken or
    * retired): {@link SchedulingLoop#RETRY} once it holds one, or null if the M must exit. A P-less
    * M never starts a queued task: it takes a P (an idle one, the P of another M's blocking call
@@ -24,7 +38,7 @@ final class Spares {
       if (lockFree(s, m) && takeFree(m)) {
         return SchedulingLoop.RETRY;
       }
-      if (i >= Switches.SPARE_LOCK_YIELDS) {
+      if (i >= LOCK_YIELDS) {
         break;
       }
       locked = s.lock.tryLock();
@@ -67,11 +81,10 @@ final class Spares {
   /**
    * Whether m may settle without the lock (takeFree): it is counted (M#spare), no P is
    * idle (the locked path takes that, as better), and no shutdown has begun (its tidy-up counts
-   * spares under the lock). Switch gmp.precountCalls.
+   * spares under the lock).
    */
   static boolean lockFree(Scheduler s, M m) {
-    return Switches.PRECOUNT_CALLS
-        && m.spare()
+    return m.spare()
         && s.idle.npidle == 0
         && s.runState < Scheduler.SHUTDOWN;
   }
@@ -102,9 +115,6 @@ final class Spares {
    * by no M, for the caller's acquirep; or null.
    */
   private static P takeSyscallPFree(Scheduler s, M m) {
-    if (!Switches.EXITSYSCALL_TAKE) {
-      return null;
-    }
     P best = s.retake.oldestSyscallWithWork(m, true);
     if (best == null) {
       return null;
@@ -129,16 +139,13 @@ final class Spares {
   /**
    * An M that lost its P (a retake; a spare whose task is done: reacquire; a
    * blocking call past the spare budget: Syscall) finds none idle while work is queued: take back
-   * a P handed to an idle M more than {@link Switches#LATE_HANDOFF_NANOS} ago whose thread has
+   * a P handed to an idle M more than {@link #LATE_HANDOFF_NANOS} ago whose thread has
    * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on
    * that M's nextp races its {@link M#takeNextp}: one winner. The loser there wakes to no P and
    * parks again, as after a retirement in transit (stopm); its spinning claim, if any, it drops
    * itself. Lock held.
    */
   static P takeLateHandoffLocked(Scheduler s, M m) {
-    if (Switches.LATE_HANDOFF_NANOS == 0) {
-      return null;
-    }
     boolean queued = s.global.liveSizeLocked() != 0;
     long now = 0;
     for (P pp : s.procs.all) {
@@ -149,7 +156,7 @@ final class Spares {
       if (now == 0) {
         now = System.nanoTime();
       }
-      if (now - pp.handedAt > Switches.LATE_HANDOFF_NANOS && to.cancelNextp(pp)) {
+      if (now - pp.handedAt > LATE_HANDOFF_NANOS && to.cancelNextp(pp)) {
         pp.handedTo = null;
         s.counters.lateHandoffTakes.increment();
         return pp;

@@ -50,7 +50,7 @@ final class Syscall {
     // While threads wait for a CPU the call keeps its P, as past the budget (Oversubscription).
     boolean holdBack = workWaits && s.sysmon.oversubscription.holdsBack(s);
     boolean precounted =
-        Switches.PRECOUNT_CALLS && workWaits && !holdBack && s.retake.addSelfAsSpare(m);
+        workWaits && !holdBack && s.retake.addSelfAsSpare(m);
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
     // and exitsyscall takes the slow path (token -1).
@@ -63,12 +63,11 @@ final class Syscall {
     // (on this P, or globally), hand the P on now rather than after sysmon's next round, as
     // ForkJoinPool.managedBlock compensates at once. The same retake sysmon would do, so
     // exitsyscall's fast path fails on the token and takes the slow path.
-    if (Switches.EAGER_HANDOFF
-        && tok != -1
+    if (tok != -1
         && workWaits
         // A hint (rechecked under the lock; volatile, not the list's plain head): no idle M, no
         // eager hand-off (unless it may start a thread).
-        && (Switches.EAGER_HANDOFF_NEW_THREAD || s.idle.nmidle != 0)
+        && s.idle.nmidle != 0
         && !s.retake.returnComesSoon()
         && !holdBack
         && s.retake.retakeSyscall(pp, tok, true)) {
@@ -132,7 +131,6 @@ final class Syscall {
           pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
         }
         if (pp == null
-            && Switches.EXITSYSCALL_SPARE
             && s.runState < Scheduler.STOP
             && s.retake.addSelfAsSpare(m)) { // dropOrphanLocked above uncounted it
           // No P, but the spare budget has room: finish the task P-less, as a spare (counted

@@ -29,14 +29,14 @@ final class Sysmon implements Runnable {
    * ~80-110 us and a round cost ~15 us of sysmon CPU under a blocking-heavy load (13.7% of a core
    * at 20 us vs 6.8% at 100 us, 2 cores, JDK 25: docs/design.md), so gmp polls at 100 us.
    */
-  static final long MIN_DELAY_NANOS = Long.getLong("gmp.sysmonMinDelayNanos", 100_000);
+  static final long MIN_DELAY_NANOS = 100_000;
 
   /**
    * The sleep after a round that found a task blocked without saying so (BlockDetector's first
    * sample): Go's 20 us, so the confirming look comes ~70 us later (timer slack included) rather
    * than a whole round. Only while such tasks and waiting work exist.
    */
-  static final long SUSPECT_DELAY_NANOS = Long.getLong("gmp.sysmonSuspectDelayNanos", 20_000);
+  static final long SUSPECT_DELAY_NANOS = 20_000;
 
   /** A marked blocking call is retaken once it is at least this old (Go: one sysmon tick). */
   static final long SYSCALL_MIN_AGE_NANOS = 20_000;

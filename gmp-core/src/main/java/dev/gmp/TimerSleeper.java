@@ -25,7 +25,7 @@ final class TimerSleeper {
    * Linux overshoots by the timer slack (50 us by default; p50 71 us measured for 1 ms parks,
    * 2 cores, JDK 25), which would be every timer's lateness. 0 turns the spin off.
    */
-  static final long SPIN_AHEAD_NANOS = Long.getLong("gmp.timerSpinAheadNanos", 80_000);
+  static final long SPIN_AHEAD_NANOS = 80_000;
 
   private static final VarHandle UNTIL;
 

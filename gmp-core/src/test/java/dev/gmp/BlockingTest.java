@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -49,7 +48,7 @@ class BlockingTest {
 
   /**
    * A marked call that returns to find its P in another M's hands finishes its task P-less, as a
-   * spare, instead of queueing for the P (switch gmp.exitsyscallSpare). Parallelism 1: task A's
+   * spare, instead of queueing for the P. Parallelism 1: task A's
    * call loses the P to task B, which then waits for A to get past its call. With the old way A
    * waits for the P B holds, and only sysmon's second retake (B hogs while A's G waits) ends it:
    * two retakes. Here one: the hand-off of A's call.
@@ -140,12 +139,10 @@ class BlockingTest {
    * A call that returns to find its P handed on takes the P of another M's marked call when work
    * waits behind it (Retake#takeSyscallPLocked), rather than leaving that P to sysmon. No sysmon
    * here and a spare budget of 1, spent by B's M, so B's call keeps its P: the task queued behind
-   * B can run before B's call ends only if A's returning M takes that P. With the switch off it
-   * waits for B (which waits for it) until the liveness timeout.
+   * B can run before B's call ends only if A's returning M takes that P.
    */
   @Test
   void aReturningCallTakesTheProcessorOfAnotherBlockedCallWhenWorkWaits() throws Exception {
-    assumeTrue(Switches.EXITSYSCALL_TAKE, "switched off (-Dgmp.exitsyscallTake=false)");
     // one P, and an idle M for A's eager hand-off
     GmpExecutor ex = oneProcessorAndAnIdleM(GmpExecutor.builder().maxSpareThreads(1).name("take"));
     CountDownLatch releaseA = new CountDownLatch(1);

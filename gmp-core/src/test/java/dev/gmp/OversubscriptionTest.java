@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +39,6 @@ class OversubscriptionTest {
 
   @Test
   void lateSleepsBesideShortCallsTurnItOnAndPromptSleepsTurnItOffAgain() {
-    assumeTrue(Switches.OVERSUBSCRIBED_LATE_NANOS > 0, "switched off");
     samples(o, 40, 1_000 * US, 1_500 * US); // 10 us calls, ~140 in flight: ~1.5 ms each
     assertTrue(o.on(), "sysmon 1 ms late, calls 1.5 ms long");
     samples(o, 3, 80 * US, 1_500 * US);
@@ -60,7 +58,6 @@ class OversubscriptionTest {
     samples(o, 40, 1_000 * US, 20_000 * US); // 20 ms calls: their wait is small beside them
     assertFalse(o.on());
     samples(o, 40, 1_000 * US, 1_500 * US);
-    assumeTrue(Switches.OVERSUBSCRIBED_LATE_NANOS > 0, "switched off");
     assertTrue(o.on());
     samples(o, 1, 1_000 * US, 20_000 * US);
     assertFalse(o.on(), "the calls grew long: off at once");
@@ -68,7 +65,6 @@ class OversubscriptionTest {
 
   @Test
   void withFewSparesInFlightNothingIsHeldBack() {
-    assumeTrue(Switches.OVERSUBSCRIBED_LATE_NANOS > 0, "switched off");
     samples(o, 40, 1_000 * US, 1_500 * US);
     int floor = Oversubscription.MIN_SPARES_PER_P * s.gomaxprocs;
     sparesInFlight(floor - 1);
@@ -81,7 +77,6 @@ class OversubscriptionTest {
 
   @Test
   void whileHeldBackACallThatWorkWaitsBehindKeepsItsPUntilItIsTenMillisecondsOld() {
-    assumeTrue(Switches.OVERSUBSCRIBED_LATE_NANOS > 0, "switched off");
     sparesInFlight(Oversubscription.MIN_SPARES_PER_P * s.gomaxprocs);
     samples(o, 40, 1_000 * US, 1_500 * US);
     M m = TestSupport.mWithP(s, 1);
