@@ -29,7 +29,7 @@ final class JfrRecorder {
     FlightRecorder.addListener(new FlightRecorderListener() {
       @Override
       public void recorderInitialized(FlightRecorder recorder) {
-        FlightRecorder.addPeriodicEvent(ExecutorStatsEvent.class, JfrRecorder::emitStats);
+        FlightRecorder.addPeriodicEvent(Jfr.ExecutorStatsEvent.class, JfrRecorder::emitStats);
       }
 
       @Override
@@ -85,7 +85,7 @@ final class JfrRecorder {
 
   private static void emitStats() {
     for (Scheduler s : LIVE) {
-      ExecutorStatsEvent e = new ExecutorStatsEvent();
+      Jfr.ExecutorStatsEvent e = new Jfr.ExecutorStatsEvent();
       if (!e.shouldCommit()) {
         return;
       }
