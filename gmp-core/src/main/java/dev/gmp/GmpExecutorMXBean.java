@@ -39,10 +39,10 @@ public interface GmpExecutorMXBean {
   /** Successful steals of tasks from another processor's local queue. */
   long getStealCount();
 
-  /** Processors handed from a blocked worker thread to another (Go's handoffp). */
+  /** {@link GmpStats#handoffs}: one {@code dev.gmp.Handoff} JFR event each. */
   long getHandoffCount();
 
-  /** Processors taken back from a blocking call or from a task that held one too long. */
+  /** {@link GmpStats#retakes}: one {@code dev.gmp.Retake} JFR event each. */
   long getRetakeCount();
 
   /** Worker threads looking for work to steal. */

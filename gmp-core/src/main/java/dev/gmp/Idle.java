@@ -347,6 +347,7 @@ final class Idle extends IdlePad2 {
         try {
           if (m.onIdleList && s.threads.mcount > s.gomaxprocs) {
             mremove(m);
+            Jfr.parkEnd(park); // a counted park has its event, this exit's too (null-safe)
             return false;
           }
         } finally {

@@ -122,7 +122,11 @@ final class Jfr {
     return e;
   }
 
+  /** Ends a park parkBegin began; nothing if it returned null (no recording). */
   static void parkEnd(ParkEvent e) {
+    if (e == null) {
+      return;
+    }
     e.end();
     if (e.shouldCommit()) {
       e.commit();
@@ -178,33 +182,39 @@ final class Jfr {
   }
 
   /**
-   * {@code dev.gmp.Handoff}: a {@link GmpExecutor#blocking} call gave its P away, at once because
-   * tasks were waiting (eager, Go's entersyscallblock) or when sysmon found the call still running
-   * after one of its ticks.
+   * {@code dev.gmp.Handoff}: one per {@link GmpStats#handoffs}: a P passed on from an M that
+   * cannot use it (Go's handoffp), by a {@link GmpExecutor#blocking} call as it starts because
+   * tasks were waiting (eager, Go's entersyscallblock), or after a sysmon retake (a {@code
+   * dev.gmp.Retake} event at the same instant says which kind).
    */
   @Name("dev.gmp.Handoff")
   @Label("GMP Handoff")
   @Category("gmp")
-  @Description("A blocking() call gave its processor to another thread")
+  @Description("A processor passed on from a thread that cannot use it (a blocking call, or a"
+      + " sysmon retake), to another thread or the idle list")
   @Enabled(false)
   @StackTrace(false)
   static final class HandoffEvent extends jdk.jfr.Event {
     @Label("Executor") String executor;
     @Label("P") int p;
     @Label("Eager") @Description("At the call's start, because tasks were waiting") boolean eager;
-    @Label("Call Duration") @Description("How long the call had run when its P was handed off")
+    @Label("Call Duration")
+    @Description("How long the blocking call or the task had run when its P was handed off")
     @Timespan long callDuration;
   }
 
   /**
-   * {@code dev.gmp.Retake}: sysmon took a P back (Go's retake): from a marked blocking call
-   * ({@code syscall}), from a task blocked without saying so ({@code blocked}), or from a task
-   * that held it a whole time slice while work waited ({@code hog}).
+   * {@code dev.gmp.Retake}: one per {@link GmpStats#retakes}: a P taken from an M not using it
+   * (Go's retake): by sysmon from a marked blocking call ({@code syscall}), from a task blocked
+   * without saying so ({@code blocked}), or from a task that held it a whole time slice while
+   * work waited ({@code hog}); or by an M back from its own blocking call from another's ({@code
+   * syscall}). A call's own eager hand-off is a Handoff only.
    */
   @Name("dev.gmp.Retake")
   @Label("GMP Retake")
   @Category("gmp")
-  @Description("sysmon took a processor from a blocking call, a blocked task or a hog")
+  @Description("A processor taken from a blocking call, a blocked task or a hog, by sysmon or by"
+      + " a thread back from its own blocking call")
   @Enabled(false)
   @StackTrace(false)
   static final class RetakeEvent extends jdk.jfr.Event {

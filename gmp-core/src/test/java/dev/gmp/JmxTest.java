@@ -195,7 +195,7 @@ class JmxTest {
           () -> ex.stats().completedTasks() == 2 && ex.stats().idleProcessors() == 1);
       GmpStats s = ex.stats();
       GmpExecutorMXBean proxy = JMX.newMXBeanProxy(SERVER, on, GmpExecutorMXBean.class);
-      assertTrue(s.handoffs() >= 1 && s.retakes() >= 1, s.toString());
+      assertTrue(s.handoffs() >= 1, s.toString());
       assertEquals(s.handoffs(), proxy.getHandoffCount());
       assertEquals(s.retakes(), proxy.getRetakeCount());
       assertEquals(s.steals(), proxy.getStealCount());

@@ -142,10 +142,11 @@ public final class GmpExecutorMetrics implements MeterBinder {
         .register(registry);
     // gmp's own.
     counter(registry, snap, "executor.handoffs", GmpStats::handoffs, null,
-        "Processors handed from a worker thread in a blocking call to another thread");
+        "Processors passed on from a thread that cannot use them (a blocking call as it starts,"
+            + " or after a sysmon retake), to another thread or the idle list");
     counter(registry, snap, "executor.retakes", GmpStats::retakes, null,
-        "Processors taken back by sysmon from a blocking call, a blocked task or a task that"
-            + " held one too long");
+        "Processors taken from a blocking call, a blocked task or a task that held one a whole"
+            + " time slice, by sysmon or by a thread back from its own blocking call");
     gauge(registry, snap, "executor.spinning", GmpStats::spinningThreads, BaseUnits.THREADS,
         "Worker threads looking for work to steal");
     gauge(registry, snap, "executor.idle.processors", GmpStats::idleProcessors, null,
