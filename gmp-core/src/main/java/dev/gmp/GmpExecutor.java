@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongConsumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -138,6 +139,28 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   /** A snapshot of the scheduler's counters. */
   public GmpStats stats() {
     return Counters.snapshot(sched);
+  }
+
+  /**
+   * Scheduling latency so far: percentiles of how long sampled tasks waited between becoming
+   * runnable and starting. Separate from {@link #stats()} because it sums a histogram (a few
+   * thousand counters): cheap for a scrape or a JMX read, not for a tight polling loop.
+   */
+  public SchedulingLatency schedulingLatency() {
+    return sched.counters.latency.snapshot();
+  }
+
+  /**
+   * Also passes each sampled task's scheduling latency, in nanoseconds, to {@code listener}: on
+   * the worker thread about to start that task, so it must be quick and must not block (a
+   * metrics Timer's {@code record}). One task in {@link SchedulingLatency#sampleEvery} is
+   * sampled. A throw goes to the executor's uncaught-exception handler and the task still runs.
+   * Listeners cannot be removed; they live as long as the executor.
+   *
+   * @throws NullPointerException if listener is null
+   */
+  public void onSchedulingLatency(LongConsumer listener) {
+    sched.counters.latency.addListener(Objects.requireNonNull(listener, "listener"));
   }
 
   /**

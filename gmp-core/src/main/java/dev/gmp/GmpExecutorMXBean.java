@@ -53,4 +53,19 @@ public interface GmpExecutorMXBean {
 
   /** Tasks that finished, normally or by throwing. */
   long getCompletedTaskCount();
+
+  /** Tasks timed for the scheduling latency so far (one in 64: {@link SchedulingLatency}). */
+  long getSchedulingLatencySamples();
+
+  /** Median scheduling latency so far, in nanoseconds: runnable to started. */
+  long getSchedulingLatencyP50Nanos();
+
+  /** 99th percentile scheduling latency so far, in nanoseconds. */
+  long getSchedulingLatencyP99Nanos();
+
+  /** 99.9th percentile scheduling latency so far, in nanoseconds. */
+  long getSchedulingLatencyP999Nanos();
+
+  /** Longest scheduling latency so far, in nanoseconds. */
+  long getSchedulingLatencyMaxNanos();
 }

@@ -165,6 +165,25 @@ final class Jfr {
     @Label("Oversubscribed")
     @Description("sysmon holds back hand-offs of short blocking calls: threads wait for a CPU")
     boolean oversubscribed;
+
+    @Label("Latency Samples")
+    @Description("Tasks timed from runnable to started since the previous ExecutorStats (one in"
+        + " 64 is)")
+    long latencySamples;
+
+    @Label("Latency P50") @Description("Median scheduling latency in the period") @Timespan
+    long latencyP50;
+
+    @Label("Latency P99") @Description("99th percentile scheduling latency in the period")
+    @Timespan
+    long latencyP99;
+
+    @Label("Latency P99.9") @Description("99.9th percentile scheduling latency in the period")
+    @Timespan
+    long latencyP999;
+
+    @Label("Latency Max") @Description("Longest scheduling latency in the period") @Timespan
+    long latencyMax;
   }
 
   /** {@code dev.gmp.Steal}: a P's M took tasks from another P's queue (Go's runqsteal). */

@@ -107,6 +107,12 @@ final class JfrRecorder {
       e.completed = st.completedTasks();
       e.spareThreads = st.spareThreads();
       e.oversubscribed = s.sysmon.oversubscription.on();
+      SchedulingLatency l = s.counters.latency.sinceLastPeriod();
+      e.latencySamples = l.samples();
+      e.latencyP50 = l.p50Nanos();
+      e.latencyP99 = l.p99Nanos();
+      e.latencyP999 = l.p999Nanos();
+      e.latencyMax = l.maxNanos();
       e.commit();
     }
   }

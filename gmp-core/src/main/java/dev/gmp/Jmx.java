@@ -139,4 +139,29 @@ final class Jmx implements GmpExecutorMXBean {
   public long getCompletedTaskCount() {
     return Counters.snapshot(s).completedTasks();
   }
+
+  @Override
+  public long getSchedulingLatencySamples() {
+    return s.counters.latency.snapshot().samples();
+  }
+
+  @Override
+  public long getSchedulingLatencyP50Nanos() {
+    return s.counters.latency.snapshot().p50Nanos();
+  }
+
+  @Override
+  public long getSchedulingLatencyP99Nanos() {
+    return s.counters.latency.snapshot().p99Nanos();
+  }
+
+  @Override
+  public long getSchedulingLatencyP999Nanos() {
+    return s.counters.latency.snapshot().p999Nanos();
+  }
+
+  @Override
+  public long getSchedulingLatencyMaxNanos() {
+    return s.counters.latency.snapshot().maxNanos();
+  }
 }

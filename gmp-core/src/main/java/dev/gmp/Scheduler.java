@@ -241,6 +241,7 @@ final class Scheduler extends SchedulerPad1 {
     }
     g.task = task;
     g.goid = pp.nextGoid(this);
+    SchedLatency.stampLocal(g); // 1 G in 64 is timed from here to execute
     g.setStatus(G.Grunnable);
     return g;
   }
@@ -279,6 +280,7 @@ final class Scheduler extends SchedulerPad1 {
     }
     G g = new G();
     g.task = task;
+    SchedLatency.stampExternal(g); // 1 G in 64 is timed from here to execute
     g.setStatus(G.Grunnable);
     if (!global.inject(g)) {
       putFull(g); // the injection side is full: the locked path (backpressure, not loss)
@@ -322,6 +324,7 @@ final class Scheduler extends SchedulerPad1 {
   void readyExternal(Runnable task) {
     G g = new G();
     g.task = task;
+    SchedLatency.stampExternal(g); // 1 G in 64 is timed from here to execute
     g.setStatus(G.Grunnable);
     if (!global.inject(g)) { // its CAS is the full barrier before wakep's reads (Dekker A)
       lock.lock();

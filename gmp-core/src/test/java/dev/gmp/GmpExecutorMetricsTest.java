@@ -62,8 +62,11 @@ class GmpExecutorMetricsTest {
           new TreeSet<>(List.of(
               "executor.queued", "executor.active", "executor.running", "executor.parallelism",
               "executor.pool.size", "executor.spinning", "executor.idle.processors",
-              "executor.queued.global", "executor.delayed")),
+              "executor.queued.global", "executor.delayed",
+              // the executor.idle timer's percentiles, as a registry without them natively has
+              "executor.idle.percentile")),
           gauges);
+      assertTrue(r.find("executor.idle").tags(TAGS).timer() != null, "timer executor.idle");
       assertEquals(
           new TreeSet<>(List.of(
               "executor.steals", "executor.handoffs", "executor.retakes", "executor.completed",

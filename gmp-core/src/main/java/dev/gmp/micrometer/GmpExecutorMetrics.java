@@ -2,14 +2,18 @@ package dev.gmp.micrometer;
 
 import dev.gmp.GmpExecutor;
 import dev.gmp.GmpStats;
+import dev.gmp.SchedulingLatency;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -61,6 +65,12 @@ import java.util.function.ToDoubleFunction;
  *       <td>the part of {@code executor.queued} in the global queue</td></tr>
  *   <tr><td>{@code executor.parks}</td><td>function counter</td>
  *       <td>times a thread parked for want of work</td></tr>
+ *   <tr><td>{@code executor.idle}</td><td>timer, with percentiles 0.5, 0.9, 0.99, 0.999</td>
+ *       <td>scheduling latency: how long tasks waited between becoming runnable and starting
+ *       (the name Micrometer's {@code TimedExecutorService} gives queue wait). Sampled: its count
+ *       is of the sampled tasks, one in {@link SchedulingLatency#sampleEvery}, and each sample is
+ *       recorded by the worker thread about to start the task ({@link
+ *       GmpExecutor#onSchedulingLatency})</td></tr>
  * </table>
  *
  * <p>Cost. The values are read when the registry asks (a scrape), so they cost nothing between
@@ -157,6 +167,22 @@ public final class GmpExecutorMetrics implements MeterBinder {
         BaseUnits.TASKS, "Tasks in the global queue");
     counter(registry, snap, "executor.parks", GmpStats::parks, null,
         "Times a worker thread parked for want of work");
+    // Queue wait, under the name Micrometer's TimedExecutorService gives it; fed by the workers.
+    Timer idle = Timer.builder("executor.idle")
+        .tags(tags)
+        .description("Time tasks waited between becoming runnable and starting (scheduling"
+            + " latency), sampled: one task in " + SchedulingLatency.SAMPLE_EVERY_DEFAULT)
+        .publishPercentiles(0.5, 0.9, 0.99, 0.999)
+        .register(registry);
+    executor.onSchedulingLatency(new Record(idle));
+  }
+
+  /** The executor's latency listener: a class holding only the Timer, not the registry. */
+  private record Record(Timer timer) implements LongConsumer {
+    @Override
+    public void accept(long nanos) {
+      timer.record(nanos, TimeUnit.NANOSECONDS);
+    }
   }
 
   /** ForkJoinPool's active threads: stealing (spinning) or executing, blocked or not. */
