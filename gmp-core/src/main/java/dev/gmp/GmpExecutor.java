@@ -250,10 +250,34 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     Lifecycle.close(sched);
   }
 
+  /**
+   * The state and live counts, in ForkJoinPool's format with the executor's name and
+   * ThreadPoolExecutor's completed count added: {@code dev.gmp.GmpExecutor@1b6d3586[Running,
+   * name = app, parallelism = 2, size = 3, active = 1, running = 1, steals = 0, tasks = 0,
+   * submissions = 4, completed = 10]}. As in ForkJoinPool: {@code size} the worker threads,
+   * {@code active} those stealing or running a task (a blocked one too), {@code running} the
+   * active ones not blocked, {@code tasks} queued in processors' local queues, {@code
+   * submissions} in the global queue. One {@link #stats()} snapshot.
+   */
   @Override
   public String toString() {
-    return "GmpExecutor[" + sched.config.name() + ", " + Lifecycle.stateName(sched.runState)
-        + ", parallelism=" + sched.gomaxprocs + "]";
+    GmpStats st = stats();
+    int running = st.spinningThreads() + st.runningTasks(); // as GmpExecutorMetrics's meters
+    int active = running + st.syscallTasks() + st.waitingTasks();
+    String level = isTerminated() ? "Terminated"
+        : sched.runState >= Scheduler.STOP ? "Terminating"
+        : sched.runState >= Scheduler.SHUTDOWN ? "Shutting down"
+        : "Running";
+    return super.toString() + "[" + level
+        + ", name = " + sched.config.name()
+        + ", parallelism = " + st.parallelism()
+        + ", size = " + st.threads()
+        + ", active = " + active
+        + ", running = " + running
+        + ", steals = " + st.steals()
+        + ", tasks = " + st.localQueueLength()
+        + ", submissions = " + st.globalQueueLength()
+        + ", completed = " + st.completedTasks() + "]";
   }
 
   /** Settings for a {@link GmpExecutor}; every setter validates and names a bad value. */
