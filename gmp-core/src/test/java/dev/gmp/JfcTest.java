@@ -79,4 +79,35 @@ class JfcTest {
     assertTrue(types.contains("dev.gmp.ProcState"), "gmp's events: " + types);
     assertTrue(types.contains("jdk.JVMInformation"), "the JDK's defaults too: " + types);
   }
+
+  @Test
+  void aToolListingEventTypesSeesEveryGmpEventBeforeItsFirstUse() throws Exception {
+    // A fresh JVM, where no gmp event has been emitted (emitting registers a type too).
+    String cp = String.join(File.pathSeparator,
+        NoMicrometerTest.codeSource(GmpExecutor.class).toString(),
+        NoMicrometerTest.codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
+        NoMicrometerTest.codeSource(EventTypesMain.class).toString());
+    Path out = Files.createTempFile("gmp-types", ".out");
+    try {
+      Process p = new ProcessBuilder(
+              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+              "-cp", cp, EventTypesMain.class.getName())
+          .redirectErrorStream(true)
+          .redirectOutput(out.toFile())
+          .start();
+      boolean exited = p.waitFor(60, TimeUnit.SECONDS);
+      if (!exited) {
+        p.destroyForcibly();
+      }
+      assertTrue(exited, "the child JVM did not exit");
+      Set<String> expected = new TreeSet<>();
+      for (Class<? extends Event> e : JfrEventsTest.EVENTS) {
+        expected.add(e.getAnnotation(Name.class).value());
+      }
+      assertEquals(expected, new TreeSet<>(Files.readAllLines(out)));
+      assertEquals(0, p.exitValue());
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
 }
