@@ -15,7 +15,8 @@ import java.util.function.LongConsumer;
  * sampled G pays: a System.nanoTime where it is made runnable and another where it starts. The
  * task path otherwise pays a test of the goid's low bits (local) or a ThreadLocalRandom draw
  * (outside), and one load of the stamp where it starts. Go samples 1 G in 8 this way
- * (gTrackingPeriod); 64 keeps two clock reads per sample below a nanosecond per task.
+ * (gTrackingPeriod); 64 spreads two clock reads per sample to about a nanosecond per task (more
+ * on a virtual machine whose clock read is slow).
  *
  * <p>Histogram. Log-linear buckets: values below 8 ns exactly, then each power of two split in 8
  * (an upper bound at most 12.5% above any value in its bucket), up to about 36 minutes; a
