@@ -36,6 +36,9 @@ final class Counters {
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
   final LongAdder cpuChecks = new LongAdder();
 
+  /** Scheduling latency, sampled (striped by CPU count: contention grows with cores, not Ps). */
+  final SchedLatency latency = new SchedLatency(Runtime.getRuntime().availableProcessors());
+
   /** A snapshot; fields are read without stopping anything, so may be from different instants. */
   static GmpStats snapshot(Scheduler s) {
     P[] all = s.procs.all;

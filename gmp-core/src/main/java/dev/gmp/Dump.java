@@ -127,6 +127,7 @@ final class Dump {
         .append(" spare=").append(st.spareThreads())
         .append(" parks=").append(st.parks())
         .append(" threadstartfailures=").append(st.threadStartFailures())
+        .append(" latethreads=").append(s.counters.lateThreadStarts.sum())
         .append(" stalespinnerwakes=").append(s.counters.staleSpinnerWakes.sum())
         .append(" latehandofftakes=").append(s.counters.lateHandoffTakes.sum())
         .append(" oversubscribed=").append(s.sysmon.oversubscription.on());

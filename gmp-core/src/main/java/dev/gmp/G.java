@@ -61,6 +61,13 @@ final class G extends AtomicInteger {
    */
   private volatile long seenAt;
 
+  /**
+   * Two lives in one word, so that a G stays 64 bytes: until the G starts, when it became
+   * runnable if it was sampled for the scheduling latency (System.nanoTime, {@link SchedLatency};
+   * 0 if not sampled), which execute reads and clears before the task runs; from then on, when its
+   * current blocking call began (entersyscall sets it before any reader looks). Opaque, as seenAt:
+   * the stamp is published with the G by the queue it goes through, like {@link #task}.
+   */
   private volatile long blockedAt;
 
   G() {}
@@ -81,6 +88,20 @@ final class G extends AtomicInteger {
   /** entersyscall, with the timestamp it takes anyway for sysmon. */
   void setBlockedAt(long t) {
     U_BLOCKED_AT.lazySet(this, t);
+  }
+
+  /** A sampled G made runnable at {@code t} (before it is queued: the queue publishes it). */
+  void stampReady(long t) {
+    U_BLOCKED_AT.lazySet(this, t);
+  }
+
+  /** The ready stamp (0 if none), cleared: execute's, before the task runs. */
+  long takeReadyStamp() {
+    long t = blockedAt; // a plain load on x86; written by whoever queued this G, before the queue
+    if (t != 0) {
+      U_BLOCKED_AT.lazySet(this, 0); // only this M touches the G now: no one to order against
+    }
+    return t;
   }
 
   int status() {

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongConsumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -170,6 +171,28 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   }
 
   /**
+   * Scheduling latency so far: percentiles of how long sampled tasks waited between becoming
+   * runnable and starting. Separate from {@link #stats()} because it sums a histogram (a few
+   * thousand counters): cheap for a scrape or a JMX read, not for a tight polling loop.
+   */
+  public SchedulingLatency schedulingLatency() {
+    return sched.counters.latency.snapshot();
+  }
+
+  /**
+   * Also passes each sampled task's scheduling latency, in nanoseconds, to {@code listener}: on
+   * the worker thread about to start that task, so it must be quick and must not block (a
+   * metrics Timer's {@code record}). One task in {@link SchedulingLatency#sampleEvery} is
+   * sampled. A throw goes to the executor's uncaught-exception handler and the task still runs.
+   * Listeners cannot be removed; they live as long as the executor.
+   *
+   * @throws NullPointerException if listener is null
+   */
+  public void onSchedulingLatency(LongConsumer listener) {
+    sched.counters.latency.addListener(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
    * A goroutine-style dump of the scheduler as text: a header (Go's schedtrace line), one line
    * per processor ({@code P0: status=running m=M1 runqsize=2 runnext=G18 schedtick=41 ...}), one
    * per worker thread ({@code M1: thread=app-m1 state=RUNNABLE p=P0 curg=G17 ...}), one per task
@@ -278,16 +301,35 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   }
 
   /**
-   * The executor's name, run state and parallelism, e.g. {@code GmpExecutor[gmp-1, running,
-   * parallelism=8]}; states {@code running}, {@code shutting down}, {@code stopping}, {@code
-   * terminating} and {@code terminated}.
+   * The state and live counts, in ForkJoinPool's format with the executor's name and
+   * ThreadPoolExecutor's completed count added: {@code dev.gmp.GmpExecutor@1b6d3586[Running,
+   * name = app, parallelism = 2, size = 3, active = 1, running = 1, steals = 0, tasks = 0,
+   * submissions = 4, completed = 10]}. As in ForkJoinPool: {@code size} the worker threads,
+   * {@code active} those stealing or running a task (a blocked one too), {@code running} the
+   * active ones not blocked, {@code tasks} queued in processors' local queues, {@code
+   * submissions} in the global queue. One {@link #stats()} snapshot.
    *
    * @return a one-line description of this executor
    */
   @Override
   public String toString() {
-    return "GmpExecutor[" + sched.config.name() + ", " + Lifecycle.stateName(sched.runState)
-        + ", parallelism=" + sched.gomaxprocs + "]";
+    GmpStats st = stats();
+    int running = st.spinningThreads() + st.runningTasks(); // as GmpExecutorMetrics's meters
+    int active = running + st.syscallTasks() + st.waitingTasks();
+    String level = isTerminated() ? "Terminated"
+        : sched.runState >= Scheduler.STOP ? "Terminating"
+        : sched.runState >= Scheduler.SHUTDOWN ? "Shutting down"
+        : "Running";
+    return super.toString() + "[" + level
+        + ", name = " + sched.config.name()
+        + ", parallelism = " + st.parallelism()
+        + ", size = " + st.threads()
+        + ", active = " + active
+        + ", running = " + running
+        + ", steals = " + st.steals()
+        + ", tasks = " + st.localQueueLength()
+        + ", submissions = " + st.globalQueueLength()
+        + ", completed = " + st.completedTasks() + "]";
   }
 
   /** Settings for a {@link GmpExecutor}; every setter validates and names a bad value. */

@@ -59,14 +59,14 @@ public interface GmpExecutorMXBean {
   long getStealCount();
 
   /**
-   * Processors handed from a blocked worker thread to another (Go's handoffp).
+   * {@link GmpStats#handoffs}: one {@code dev.gmp.Handoff} JFR event each.
    *
    * @return the number of hand-offs since the executor was built
    */
   long getHandoffCount();
 
   /**
-   * Processors taken back from a blocking call or from a task that held one too long.
+   * {@link GmpStats#retakes}: one {@code dev.gmp.Retake} JFR event each.
    *
    * @return the number of retakes since the executor was built
    */
@@ -92,4 +92,39 @@ public interface GmpExecutorMXBean {
    * @return the number of completed tasks since the executor was built
    */
   long getCompletedTaskCount();
+
+  /**
+   * Tasks timed for the scheduling latency so far (one in 64: {@link SchedulingLatency}).
+   *
+   * @return the number of sampled tasks
+   */
+  long getSchedulingLatencySamples();
+
+  /**
+   * Median scheduling latency so far: runnable to started.
+   *
+   * @return the median, in nanoseconds
+   */
+  long getSchedulingLatencyP50Nanos();
+
+  /**
+   * 99th percentile scheduling latency so far.
+   *
+   * @return the 99th percentile, in nanoseconds
+   */
+  long getSchedulingLatencyP99Nanos();
+
+  /**
+   * 99.9th percentile scheduling latency so far.
+   *
+   * @return the 99.9th percentile, in nanoseconds
+   */
+  long getSchedulingLatencyP999Nanos();
+
+  /**
+   * Longest scheduling latency so far.
+   *
+   * @return the maximum, in nanoseconds
+   */
+  long getSchedulingLatencyMaxNanos();
 }

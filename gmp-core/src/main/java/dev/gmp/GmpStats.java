@@ -19,14 +19,25 @@ package dev.gmp;
  *     took the P from, plus this executor's parked virtual threads ({@code
  *     parkedVirtualThreads})
  * @param completedTasks tasks that finished (normally or by throwing)
- * @param steals successful steals from another P's queue
- * @param parks times an M parked on the idle list
- * @param unparks times a parked M had to be unparked
+ * @param steals successful steals from another P's queue (each takes one task or a batch); one
+ *     {@code dev.gmp.Steal} JFR event each
+ * @param parks times an M parked on the idle list; one {@code dev.gmp.Park} JFR event each (with
+ *     no threshold: gmp.jfc records those of 1 ms or more)
+ * @param unparks times a parked M had to be unparked; one {@code dev.gmp.Unpark} JFR event each
  * @param threadStartFailures times no thread could be had (ThreadFactory threw or returned null,
  *     Thread.start failed, or maxThreads was reached)
- * @param handoffs Ps handed from a blocked M to another (handoffp)
- * @param retakes Ps taken from a blocked or long-running M (by sysmon, or by a marked blocking
- *     call itself when tasks were already waiting)
+ * @param handoffs Ps passed on from an M that cannot use them (Go's handoffp): by a {@link
+ *     GmpExecutor#blocking} call as it starts, because tasks were waiting ({@code eager}), or
+ *     after sysmon retook them (every retake but a returning M's); each goes to another M or,
+ *     with no work, to the idle list. One {@code dev.gmp.Handoff} JFR event each; the JMX
+ *     {@code HandoffCount} and the meter {@code executor.handoffs}.
+ * @param retakes Ps taken from an M that was not using them, by another thread: by sysmon from
+ *     a blocking call (kind {@code syscall}), from a task blocked without saying so ({@code
+ *     blocked}) or from one that held its P a whole time slice while work waited ({@code hog});
+ *     or by an M back from its own blocking call from another's ({@code syscall}). A blocking
+ *     call that gives its P away as it starts is a hand-off, not a retake. One {@code
+ *     dev.gmp.Retake} JFR event each; the JMX {@code RetakeCount} and the meter {@code
+ *     executor.retakes}.
  * @param preemptionRequests time slices sysmon found expired
  * @param spareThreads Ms counted against the spare budget ({@code maxSpareThreads}): running a
  *     task without a P after a retake, or in a blocking call that counted itself as it started

@@ -381,7 +381,7 @@ final class Idle extends IdlePad2 {
         continue;
       }
       s.counters.parks.increment();
-      ParkEvent park = Jfr.on ? Jfr.parkBegin(s, m) : null;
+      Jfr.ParkEvent park = Jfr.on ? Jfr.parkBegin(s, m) : null;
       int how = timerSleeper ? s.timers.sleeper.sleep(m) : TimerSleeper.IDLE;
       if (how == TimerSleeper.DUE) { // off the idle list, with an idle P for the due timers
         if (park != null) {
@@ -399,6 +399,7 @@ final class Idle extends IdlePad2 {
         try {
           if (m.onIdleList && s.threads.mcount > s.gomaxprocs) {
             mremove(m);
+            Jfr.parkEnd(park); // a counted park has its event, this exit's too (null-safe)
             return false;
           }
         } finally {

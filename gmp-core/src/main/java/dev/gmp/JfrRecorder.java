@@ -1,7 +1,9 @@
 package dev.gmp;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import jdk.jfr.Event;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Recording;
@@ -13,14 +15,26 @@ import jdk.jfr.RecordingState;
  * which reports every live executor.
  *
  * <p>Registering the listener costs a few milliseconds, once per JVM, at the first executor.
- * Registering the periodic event costs much more (JFR builds its metadata: ~0.5 s measured here),
- * so it waits until JFR itself is initialized ({@code recorderInitialized}), which happens only
- * when someone records. When JFR was initialized before gmp's first executor (a recording the
+ * Registering the event types and the periodic event costs much more while JFR is not up (it
+ * builds its metadata, about half a second), so it waits until JFR itself is initialized ({@code
+ * recorderInitialized}), which happens only when someone records or asks for the recorder. When JFR was initialized before gmp's first executor (a recording the
  * application started first), JFR's periodic thread picks the new event up at its next poll,
  * within about a second.
  */
 final class JfrRecorder {
   private JfrRecorder() {}
+
+  /**
+   * Every gmp event type, registered once JFR is up, so that a tool listing types ({@code
+   * FlightRecorder.getFlightRecorder().getEventTypes()}, JMC's template editor) shows them
+   * before their first use. Not at the first executor: registering is what brings JFR's
+   * metadata up, several times what the first build costs without it; once it is up,
+   * a listener sees it first (getFlightRecorder() calls recorderInitialized before it returns).
+   */
+  static final List<Class<? extends Event>> TYPES = List.of(
+      Jfr.ExecutorStatsEvent.class, Jfr.StealEvent.class, Jfr.HandoffEvent.class,
+      Jfr.RetakeEvent.class, Jfr.ProcStateEvent.class, Jfr.ParkEvent.class,
+      Jfr.UnparkEvent.class, Jfr.RunnextDemotionEvent.class);
 
   /** Executors the periodic event reports on: added at construction, removed at termination. */
   private static final Set<Scheduler> LIVE = ConcurrentHashMap.newKeySet();
@@ -29,7 +43,10 @@ final class JfrRecorder {
     FlightRecorder.addListener(new FlightRecorderListener() {
       @Override
       public void recorderInitialized(FlightRecorder recorder) {
-        FlightRecorder.addPeriodicEvent(ExecutorStatsEvent.class, JfrRecorder::emitStats);
+        for (Class<? extends Event> c : TYPES) {
+          FlightRecorder.register(c);
+        }
+        FlightRecorder.addPeriodicEvent(Jfr.ExecutorStatsEvent.class, JfrRecorder::emitStats);
       }
 
       @Override
@@ -85,7 +102,7 @@ final class JfrRecorder {
 
   private static void emitStats() {
     for (Scheduler s : LIVE) {
-      ExecutorStatsEvent e = new ExecutorStatsEvent();
+      Jfr.ExecutorStatsEvent e = new Jfr.ExecutorStatsEvent();
       if (!e.shouldCommit()) {
         return;
       }
@@ -107,6 +124,12 @@ final class JfrRecorder {
       e.completed = st.completedTasks();
       e.spareThreads = st.spareThreads();
       e.oversubscribed = s.sysmon.oversubscription.on();
+      SchedulingLatency l = s.counters.latency.sinceLastPeriod();
+      e.latencySamples = l.samples();
+      e.latencyP50 = l.p50Nanos();
+      e.latencyP99 = l.p99Nanos();
+      e.latencyP999 = l.p999Nanos();
+      e.latencyMax = l.maxNanos();
       e.commit();
     }
   }

@@ -1,9 +1,12 @@
 package dev.gmp;
 
 import java.lang.management.ManagementFactory;
+import java.util.Map;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -60,7 +63,7 @@ final class Jmx implements GmpExecutorMXBean {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName on = objectName(s.config.name());
     try {
-      server.registerMBean(new StandardMBean(new Jmx(s), GmpExecutorMXBean.class, true), on);
+      server.registerMBean(new Described(new Jmx(s)), on);
     } catch (InstanceAlreadyExistsException e) {
       Lifecycle.shutdown(s); // build() fails: the new scheduler has no task and no thread yet
       throw new IllegalStateException(
@@ -72,6 +75,63 @@ final class Jmx implements GmpExecutorMXBean {
       throw new IllegalStateException("could not register the MBean " + on, e);
     }
     Lifecycle.onTermination(s, () -> unregister(server, on));
+  }
+
+  /**
+   * What each attribute counts, as GmpStats and GmpExecutorMXBean define it. An MXBean's
+   * MBeanInfo is built from the interface by reflection, which leaves javadoc behind, so
+   * consoles (JConsole, VisualVM, JMC) would show only "Attribute exposed for management";
+   * StandardMBean's getDescription hooks are the standard way to supply text, and work for
+   * MXBeans too.
+   */
+  static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
+      Map.entry("Parallelism", "Processors (Go's GOMAXPROCS): how many tasks may run at once."
+          + " Writable: setting it also stops the executor following the CPU count."),
+      Map.entry("PoolSize", "Worker threads alive: running a task, spinning, idle or in a"
+          + " blocking call."),
+      Map.entry("RunningTaskCount", "Tasks started and not finished: running on a processor,"
+          + " inside GmpExecutor.blocking, or found blocked by sysmon (one thread each)."),
+      Map.entry("QueuedTaskCount", "Tasks queued and not started: the global queue plus every"
+          + " processor's local queue."),
+      Map.entry("StealCount", "Successful steals from another processor's local queue (each"
+          + " takes one task or a batch); one dev.gmp.Steal JFR event each."),
+      Map.entry("HandoffCount", "Processors passed on from a thread that cannot use them (Go's"
+          + " handoffp): by a blocking call as it starts because tasks were waiting, or after a"
+          + " sysmon retake; to another thread, or to the idle list when no work waits. One"
+          + " dev.gmp.Handoff JFR event each."),
+      Map.entry("RetakeCount", "Processors taken from a thread not using them: by sysmon from a"
+          + " blocking call, a blocked task or a task that held one a whole time slice while work"
+          + " waited, or by a thread back from its own blocking call from another's. A call's own"
+          + " hand-off is not one. One dev.gmp.Retake JFR event each."),
+      Map.entry("SpinningThreadCount", "Worker threads looking for work to steal."),
+      Map.entry("IdleProcessorCount", "Processors on the idle list."),
+      Map.entry("CompletedTaskCount", "Tasks that finished, normally or by throwing."),
+      Map.entry("SchedulingLatencySamples", "Tasks timed from runnable to started so far (one"
+          + " in 64 is)."),
+      Map.entry("SchedulingLatencyP50Nanos", "Median scheduling latency so far (runnable to"
+          + " started), in nanoseconds; at most 12.5% above the true value."),
+      Map.entry("SchedulingLatencyP99Nanos", "99th percentile scheduling latency so far, in"
+          + " nanoseconds."),
+      Map.entry("SchedulingLatencyP999Nanos", "99.9th percentile scheduling latency so far, in"
+          + " nanoseconds."),
+      Map.entry("SchedulingLatencyMaxNanos", "Longest scheduling latency so far, in"
+          + " nanoseconds."));
+
+  /** The MXBean with {@link #DESCRIPTIONS}. */
+  private static final class Described extends StandardMBean {
+    Described(Jmx bean) {
+      super(bean, GmpExecutorMXBean.class, true);
+    }
+
+    @Override
+    protected String getDescription(MBeanInfo info) {
+      return "A GmpExecutor: Go's GMP scheduler behind an ExecutorService (dev.gmp)";
+    }
+
+    @Override
+    protected String getDescription(MBeanAttributeInfo info) {
+      return DESCRIPTIONS.getOrDefault(info.getName(), info.getDescription());
+    }
   }
 
   private static void unregister(MBeanServer server, ObjectName on) {
@@ -138,5 +198,30 @@ final class Jmx implements GmpExecutorMXBean {
   @Override
   public long getCompletedTaskCount() {
     return Counters.snapshot(s).completedTasks();
+  }
+
+  @Override
+  public long getSchedulingLatencySamples() {
+    return s.counters.latency.snapshot().samples();
+  }
+
+  @Override
+  public long getSchedulingLatencyP50Nanos() {
+    return s.counters.latency.snapshot().p50Nanos();
+  }
+
+  @Override
+  public long getSchedulingLatencyP99Nanos() {
+    return s.counters.latency.snapshot().p99Nanos();
+  }
+
+  @Override
+  public long getSchedulingLatencyP999Nanos() {
+    return s.counters.latency.snapshot().p999Nanos();
+  }
+
+  @Override
+  public long getSchedulingLatencyMaxNanos() {
+    return s.counters.latency.snapshot().maxNanos();
   }
 }

@@ -87,7 +87,9 @@ final class Retake {
       }
       pp.setM(null);
       from = mp == null ? -1 : mp.id;
-      s.counters.retakes.increment();
+      if (!eager) { // the call giving its own P away is a hand-off, not a retake (GmpStats)
+        s.counters.retakes.increment();
+      }
       next = handoffLocked(pp);
     } finally {
       s.lock.unlock();
@@ -225,8 +227,9 @@ final class Retake {
     }
     if (Jfr.on) {
       long seen = gp.seenAt(); // sysmon's first sight of this task, a slice or more ago
-      Jfr.retake(s, pp.id, "blocked", mp.id,
-          seen == 0 ? 0 : System.nanoTime() - seen);
+      long held = seen == 0 ? 0 : System.nanoTime() - seen;
+      Jfr.retake(s, pp.id, "blocked", mp.id, held);
+      Jfr.handoff(s, pp.id, false, held); // handoffLocked counted one: each count has its event
     }
     s.idle.launch(next);
     return true;

@@ -241,6 +241,7 @@ final class Scheduler extends SchedulerPad1 {
     }
     g.task = task;
     g.goid = pp.nextGoid(this);
+    SchedLatency.stampLocal(g); // 1 G in 64 is timed from here to execute
     g.setStatus(G.Grunnable);
     return g;
   }
@@ -279,6 +280,7 @@ final class Scheduler extends SchedulerPad1 {
     }
     G g = new G();
     g.task = task;
+    SchedLatency.stampExternal(g); // 1 G in 64 is timed from here to execute
     g.setStatus(G.Grunnable);
     injectOrPut(g);
     if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
@@ -399,6 +401,7 @@ final class Scheduler extends SchedulerPad1 {
   void readyExternal(Runnable task) {
     G g = new G();
     g.task = task;
+    SchedLatency.stampExternal(g); // 1 G in 64 is timed from here to execute
     g.setStatus(G.Grunnable);
     injectOrPut(g);
     idle.wakep();

@@ -95,6 +95,7 @@ final class SchedulingLoop {
     } else if (Thread.interrupted() && s.runState >= Scheduler.STOP) {
       t.interrupt();
     }
+    s.counters.latency.started(m, gp); // a sampled G's wait since it became runnable
     Runnable task = gp.task;
     try {
       task.run();

@@ -81,7 +81,8 @@ class BlockingTest {
     await(both, () -> "A past its call while B holds the only P: " + ex.stats() + describeMs(ex));
     awaitCondition(() -> "quiet: " + ex.stats(), LIVENESS_SECONDS,
         () -> ex.stats().spareThreads() == 0 && ex.stats().idleProcessors() == 1);
-    assertEquals(1, ex.stats().retakes(), "only the call's hand-off: " + ex.stats());
+    assertEquals(1, ex.stats().retakes(), "only sysmon's retake of A's call: " + ex.stats());
+    assertEquals(1, ex.stats().handoffs(), "and its hand-off to B: " + ex.stats());
   }
 
   /**
@@ -131,7 +132,8 @@ class BlockingTest {
         });
     await(done, "the outer task");
     assertTrue(sawIt.get(), "the queued task ran while the marked call blocked: " + ex.stats());
-    assertEquals(1, ex.stats().retakes(), "one hand-off, done by entersyscall itself");
+    assertEquals(1, ex.stats().handoffs(), "one hand-off, done by entersyscall itself");
+    assertEquals(0, ex.stats().retakes(), "an eager hand-off is no retake");
     assertEquals(2, ex.stats().threadsCreated(), "to the idle M: no thread created for it");
   }
 

@@ -11,7 +11,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ForkJoinPool;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,7 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** dev.gmp.micrometer.GmpExecutorMetrics against a SimpleMeterRegistry. */
+/** dev.gmp.micrometer.GmpExecutorMetrics against a SimpleMeterRegistry and Prometheus. */
 class GmpExecutorMetricsTest {
   private static final Tags TAGS = Tags.of("name", "app", "region", "eu");
 
@@ -55,14 +62,62 @@ class GmpExecutorMetricsTest {
           new TreeSet<>(List.of(
               "executor.queued", "executor.active", "executor.running", "executor.parallelism",
               "executor.pool.size", "executor.spinning", "executor.idle.processors",
-              "executor.queued.global")),
+              "executor.queued.global", "executor.delayed",
+              // the executor.idle timer's percentiles, as a registry without them natively has
+              "executor.idle.percentile")),
           gauges);
+      assertTrue(r.find("executor.idle").tags(TAGS).timer() != null, "timer executor.idle");
       assertEquals(
           new TreeSet<>(List.of(
               "executor.steals", "executor.handoffs", "executor.retakes", "executor.completed",
               "executor.parks")),
           counters);
       assertEquals(2.0, gauge(r, "executor.parallelism"));
+    }
+  }
+
+  /**
+   * A scrape's metadata by Prometheus family: the HELP and TYPE lines and the sample names (the
+   * names a dashboard queries), tag values left out.
+   */
+  private static Map<String, List<String>> families(String scrape) {
+    Map<String, List<String>> byFamily = new TreeMap<>();
+    String family = null;
+    for (String line : scrape.split("\n")) {
+      if (line.startsWith("# HELP ") || line.startsWith("# TYPE ")) {
+        family = line.substring(7, line.indexOf(' ', 7));
+        byFamily.computeIfAbsent(family, k -> new ArrayList<>()).add(line);
+      } else if (!line.isBlank() && !line.startsWith("#")) {
+        int end = line.indexOf('{');
+        byFamily.computeIfAbsent(family, k -> new ArrayList<>())
+            .add("sample " + line.substring(0, end < 0 ? line.indexOf(' ') : end));
+      }
+    }
+    return byFamily;
+  }
+
+  @Test
+  void prometheusSeesForkJoinPoolsNamesHelpAndTypes() {
+    ForkJoinPool fjp = new ForkJoinPool(2);
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
+      PrometheusMeterRegistry gmp = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      new GmpExecutorMetrics(c.ex(), "app", Tags.empty()).bindTo(gmp);
+      PrometheusMeterRegistry ref = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      new ExecutorServiceMetrics(fjp, "app", Tags.empty()).bindTo(ref);
+      Map<String, List<String>> ours = families(gmp.scrape());
+      Map<String, List<String>> theirs = families(ref.scrape());
+      // The names a ForkJoinPool dashboard queries, spelled out: a unit suffix here breaks it.
+      assertEquals(
+          new TreeSet<>(List.of("executor_steals_total", "executor_queued", "executor_active",
+              "executor_running", "executor_parallelism_threads", "executor_pool_size_threads",
+              "executor_delayed_tasks")),
+          new TreeSet<>(theirs.keySet()), "ForkJoinPool's families in this Micrometer and JDK");
+      for (Map.Entry<String, List<String>> f : theirs.entrySet()) {
+        assertEquals(f.getValue(), ours.get(f.getKey()),
+            "family " + f.getKey() + ": HELP, TYPE and sample names as ForkJoinPool's");
+      }
+    } finally {
+      fjp.shutdownNow();
     }
   }
 
@@ -120,8 +175,10 @@ class GmpExecutorMetricsTest {
         }
       });
       TestSupport.awaitCondition("in the blocking call", () -> ex.stats().syscallTasks() == 1);
-      assertEquals(1.0, gauge(r, "executor.active"));
-      assertEquals(0.0, gauge(r, "executor.running"));
+      // Active counts spinning threads too (ForkJoinPool's "stealing or executing"): once the
+      // thread its processor went to stops spinning, only the blocked task is active.
+      TestSupport.awaitCondition("blocked task active, nothing running",
+          () -> gauge(r, "executor.active") == 1.0 && gauge(r, "executor.running") == 0.0);
       // A task queued behind it gets a processor: the blocked one's is handed off.
       CountDownLatch ran = new CountDownLatch(1);
       ex.execute(ran::countDown);

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 class JfrEventsTest {
 
   static final List<Class<? extends Event>> EVENTS = List.of(
-      ExecutorStatsEvent.class, StealEvent.class, HandoffEvent.class, RetakeEvent.class,
-      ProcStateEvent.class, ParkEvent.class, UnparkEvent.class, RunnextDemotionEvent.class);
+      Jfr.ExecutorStatsEvent.class, Jfr.StealEvent.class, Jfr.HandoffEvent.class,
+      Jfr.RetakeEvent.class, Jfr.ProcStateEvent.class, Jfr.ParkEvent.class, Jfr.UnparkEvent.class,
+      Jfr.RunnextDemotionEvent.class);
 
   /** A RecordingStream of the given gmp events of one executor (by its name field). */
   static final class Rec implements AutoCloseable {
@@ -84,11 +85,11 @@ class JfrEventsTest {
       assertFalse(c.getAnnotation(Enabled.class).value(), c.getName() + " disabled by default");
       assertFalse(c.getAnnotation(StackTrace.class).value(), c.getName() + " no stack trace");
     }
-    assertEquals("dev.gmp.ExecutorStats", ExecutorStatsEvent.class.getAnnotation(Name.class)
+    assertEquals("dev.gmp.ExecutorStats", Jfr.ExecutorStatsEvent.class.getAnnotation(Name.class)
         .value());
-    assertEquals("dev.gmp.Steal", StealEvent.class.getAnnotation(Name.class).value());
-    assertEquals("dev.gmp.Handoff", HandoffEvent.class.getAnnotation(Name.class).value());
-    assertEquals("dev.gmp.Retake", RetakeEvent.class.getAnnotation(Name.class).value());
+    assertEquals("dev.gmp.Steal", Jfr.StealEvent.class.getAnnotation(Name.class).value());
+    assertEquals("dev.gmp.Handoff", Jfr.HandoffEvent.class.getAnnotation(Name.class).value());
+    assertEquals("dev.gmp.Retake", Jfr.RetakeEvent.class.getAnnotation(Name.class).value());
   }
 
   @Test

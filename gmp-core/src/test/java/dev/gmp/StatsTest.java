@@ -2,6 +2,7 @@ package dev.gmp;
 
 import static dev.gmp.TestSupport.LIVENESS_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -71,5 +72,35 @@ class StatsTest {
           LIVENESS_SECONDS,
           () -> ex.stats().completedTasks() == 13 && ex.stats().idleProcessors() == 1);
     }
+  }
+
+  @Test
+  void toStringShowsStateAndLiveCountsAsForkJoinPoolDoes() throws Exception {
+    // One processor, no spare: five outside tasks wait in the global queue behind a running one.
+    GmpExecutor ex = GmpExecutor.builder().name("str").parallelism(1).maxSpareThreads(0).build();
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ex.execute(() -> {
+      started.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    TestSupport.await(started, "the long task started");
+    for (int i = 0; i < 5; i++) {
+      ex.execute(() -> {});
+    }
+    String s = ex.toString();
+    assertTrue(s.matches("dev\\.gmp\\.GmpExecutor@\\p{XDigit}+\\[Running, name = str,"
+        + " parallelism = 1, size = \\d+, active = 1, running = 1, steals = 0, tasks = 0,"
+        + " submissions = 5, completed = 0\\]"), s);
+    release.countDown();
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, java.util.concurrent.TimeUnit.SECONDS));
+    assertTrue(ex.toString().matches(".*\\[Terminated, name = str, parallelism = 1, size = 0,"
+        + " active = 0, running = 0, steals = 0, tasks = 0, submissions = 0, completed = 6\\]"),
+        ex.toString());
   }
 }

@@ -1,0 +1,198 @@
+package dev.gmp;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongConsumer;
+
+/**
+ * Scheduling latency (Go 1.26's {@code /sched/latencies}, Tokio's schedule-latency histogram):
+ * the time from a task becoming runnable to its start, sampled, into a lock-free histogram.
+ *
+ * <p>Sampling. One G in {@value #SAMPLE_EVERY} carries a ready stamp ({@link G#stampReady}): a
+ * local spawn when its goid is a multiple of it (the goid is in hand: no extra work to decide),
+ * an outside submission or continuation when a thread-local random draw says so (outside Gs get
+ * their goid only when moved from the injection side, after they became runnable). Only a
+ * sampled G pays: a System.nanoTime where it is made runnable and another where it starts. The
+ * task path otherwise pays a test of the goid's low bits (local) or a ThreadLocalRandom draw
+ * (outside), and one load of the stamp where it starts. Go samples 1 G in 8 this way
+ * (gTrackingPeriod); 64 spreads two clock reads per sample to about a nanosecond per task (more
+ * on a virtual machine whose clock read is slow).
+ *
+ * <p>Histogram. Log-linear buckets: values below 8 ns exactly, then each power of two split in 8
+ * (an upper bound at most 12.5% above any value in its bucket), up to about 36 minutes; a
+ * percentile is reported as the upper bound of the bucket it falls in, so never below the true
+ * value. Counts live in {@code stripes} {@link AtomicLongArray}s, chosen by the recording M's id,
+ * so that Ms sampling at once seldom share a line; an increment is one atomic add (a lock-free
+ * fetch-and-add, one per sample, so about a third of a nanosecond per task spread over 64). Per-M
+ * single-writer arrays would save the atomic but need folding when an M exits. Readers sum the
+ * stripes without stopping anyone: counts may be from slightly different instants, never torn.
+ *
+ * <p>HdrHistogram would give the same percentiles but its recorder is single-writer or takes a
+ * WriterReaderPhaser per record, and gmp-core keeps its dependencies to JCTools.
+ */
+final class SchedLatency {
+  /** One G in this many is sampled (a power of two: the test is a mask). */
+  static final int SAMPLE_EVERY = 64;
+
+  private static final long MASK = SAMPLE_EVERY - 1;
+
+  /** Sub-buckets per power of two: 2^SUB_BITS. */
+  private static final int SUB_BITS = 3;
+
+  private static final int SUB = 1 << SUB_BITS;
+
+  /** Highest power of two with buckets of its own; longer latencies share the last bucket. */
+  private static final int MAX_EXP = 40;
+
+  static final int BUCKETS = (MAX_EXP - SUB_BITS + 2) * SUB;
+
+  private final AtomicLongArray[] stripes;
+
+  private final int stripeMask;
+
+  private static final LongConsumer[] NONE = {};
+
+  /**
+   * Who else receives each sample (the Micrometer Timer). Volatile: written rarely, under this
+   * object's monitor, as a new array; a recording M reads it once per sample.
+   */
+  private volatile LongConsumer[] listeners = NONE;
+
+  /** The JFR periodic event's previous counts, for its per-period percentiles (its thread only). */
+  private long[] lastPeriod = new long[BUCKETS];
+
+  SchedLatency(int parallelism) {
+    int n = Integer.highestOneBit(Math.max(1, Math.min(16, parallelism)) * 2 - 1);
+    stripes = new AtomicLongArray[n];
+    for (int i = 0; i < n; i++) {
+      stripes[i] = new AtomicLongArray(BUCKETS);
+    }
+    stripeMask = n - 1;
+  }
+
+  // ---------------------------------------------------------------- the task path
+
+  /** Scheduler#newG: stamps a local G whose goid is a multiple of SAMPLE_EVERY. */
+  static void stampLocal(G g) {
+    if ((g.goid & MASK) == 0) {
+      g.stampReady(System.nanoTime());
+    }
+  }
+
+  /** An outside G (submitExternal, readyExternal): stamps one in SAMPLE_EVERY, at random. */
+  static void stampExternal(G g) {
+    if ((ThreadLocalRandom.current().nextInt() & MASK) == 0) {
+      g.stampReady(System.nanoTime());
+    }
+  }
+
+  /** execute, before the task runs: records a sampled G's wait. */
+  void started(M m, G g) {
+    long t = g.takeReadyStamp();
+    if (t != 0) {
+      record(m, System.nanoTime() - t);
+    }
+  }
+
+  private void record(M m, long nanos) {
+    long d = Math.max(0, nanos); // nanoTime is monotonic per JVM; a clamp costs nothing
+    stripes[(int) m.id & stripeMask].getAndIncrement(bucket(d));
+    LongConsumer[] ls = listeners;
+    for (LongConsumer l : ls) {
+      try {
+        l.accept(d);
+      } catch (Throwable e) {
+        m.sched.uncaught(Thread.currentThread(), e);
+      }
+    }
+  }
+
+  synchronized void addListener(LongConsumer l) {
+    LongConsumer[] old = listeners;
+    LongConsumer[] ls = java.util.Arrays.copyOf(old, old.length + 1);
+    ls[old.length] = l;
+    listeners = ls;
+  }
+
+  // ---------------------------------------------------------------- buckets
+
+  static int bucket(long v) {
+    if (v < SUB) {
+      return (int) v;
+    }
+    int e = 63 - Long.numberOfLeadingZeros(v); // >= SUB_BITS
+    int i = (e - SUB_BITS + 1) * SUB + (int) ((v >>> (e - SUB_BITS)) & (SUB - 1));
+    return Math.min(i, BUCKETS - 1);
+  }
+
+  /** The smallest value in bucket i. */
+  static long lower(int i) {
+    if (i < SUB) {
+      return i;
+    }
+    int e = i / SUB + SUB_BITS - 1;
+    return (long) (SUB + i % SUB) << (e - SUB_BITS);
+  }
+
+  /** The largest value in bucket i (the last bucket's is unbounded: Long.MAX_VALUE). */
+  static long upper(int i) {
+    return i == BUCKETS - 1 ? Long.MAX_VALUE : lower(i + 1) - 1;
+  }
+
+  // ---------------------------------------------------------------- readers
+
+  /** The counts so far, summed over the stripes. */
+  long[] counts() {
+    long[] c = new long[BUCKETS];
+    for (AtomicLongArray a : stripes) {
+      for (int i = 0; i < BUCKETS; i++) {
+        c[i] += a.get(i); // volatile reads: recent counts, each whole
+      }
+    }
+    return c;
+  }
+
+  SchedulingLatency snapshot() {
+    return of(counts());
+  }
+
+  /** Since the previous call (JfrRecorder's periodic event, one thread). */
+  synchronized SchedulingLatency sinceLastPeriod() {
+    long[] now = counts();
+    long[] d = new long[BUCKETS];
+    for (int i = 0; i < BUCKETS; i++) {
+      d[i] = now[i] - lastPeriod[i];
+    }
+    lastPeriod = now;
+    return of(d);
+  }
+
+  static SchedulingLatency of(long[] c) {
+    long n = 0;
+    int top = -1;
+    for (int i = 0; i < BUCKETS; i++) {
+      n += c[i];
+      if (c[i] != 0) {
+        top = i;
+      }
+    }
+    return new SchedulingLatency(n, SAMPLE_EVERY, percentile(c, n, 0.5), percentile(c, n, 0.9),
+        percentile(c, n, 0.99), percentile(c, n, 0.999), top < 0 ? 0 : upper(top));
+  }
+
+  /** The upper bound of the bucket holding the q-th sample (0 with none). */
+  static long percentile(long[] c, long n, double q) {
+    if (n == 0) {
+      return 0;
+    }
+    long rank = Math.max(1, (long) Math.ceil(q * n));
+    long seen = 0;
+    for (int i = 0; i < BUCKETS; i++) {
+      seen += c[i];
+      if (seen >= rank) {
+        return upper(i);
+      }
+    }
+    return upper(BUCKETS - 1);
+  }
+}

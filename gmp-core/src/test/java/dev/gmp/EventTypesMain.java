@@ -1,0 +1,18 @@
+package dev.gmp;
+
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+
+/** JfcTest's child JVM: builds an executor, then lists the gmp event types JFR knows. */
+public final class EventTypesMain {
+  private EventTypesMain() {}
+
+  public static void main(String[] args) {
+    GmpExecutor.create(1).shutdown();
+    for (EventType t : FlightRecorder.getFlightRecorder().getEventTypes()) {
+      if (t.getName().startsWith("dev.gmp.")) {
+        System.out.println(t.getName());
+      }
+    }
+  }
+}
