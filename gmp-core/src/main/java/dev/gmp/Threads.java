@@ -402,6 +402,7 @@ final class Threads {
       P pp = m.nextp;
       if (pp != null && m.cancelNextp(pp)) {
         spinning = spin;
+        m.spinning = false; // its count goes back below: a later write-off must not give it again
         s.idle.returnPLocked(pp);
       }
     } finally {

@@ -83,10 +83,10 @@ class StrandedTaskStressTest {
   }
 
   /**
-   * A spawner that overruns a tiny time slice loses its P mid-loop, mostly with a full ring, and
-   * goes on spawning through the global queue: every child must still run exactly once, whatever
-   * the retake moved, left on the zombie or swept. Rounds run until sysmon has retaken a spawner
-   * 20 times. The narrowest race of this path (a spawn that saw the P alive landing in the room
+   * A spawner that blocks without saying so now and then loses its P mid-loop, mostly with a full
+   * ring, and goes on spawning through the global queue once it wakes: every child must still run
+   * exactly once, whatever the retake moved, left on the zombie or swept. Rounds run until sysmon
+   * has retaken a spawner 20 times (a spawner that only computes keeps its P: Go's invariant). The narrowest race of this path (a spawn that saw the P alive landing in the room
    * the move frees, which once overfilled the new ring) needs the spawner descheduled inside a
    * window of nanoseconds and is rarely hit here: RunQueueTest and MoveToVsLatePushStress pin it.
    */
@@ -107,6 +107,9 @@ class StrandedTaskStressTest {
               runs.incrementAndGet(k);
               done.countDown();
             });
+            if (i % 4_000 == 3_999) {
+              java.util.concurrent.locks.LockSupport.parkNanos(2_000_000); // unmarked blocking
+            }
           }
         });
         TestSupport.await(done, ROUND_BOUND_SECONDS, "round " + round + ": " + ex.stats());
