@@ -120,6 +120,9 @@ final class Round {
   String lone = "-"; // what became of the lone first task of a round that opens failing
   final List<String> failures = Collections.synchronizedList(new ArrayList<>());
 
+  final SoakThreadFactory.Start start;
+  final boolean quiet;
+
   Round(SplittableRandom rnd, long millis, Soak.Result total, Soak.Options opts, long number) {
     this.rnd = rnd;
     this.millis = millis;
@@ -131,7 +134,13 @@ final class Round {
     int[] spares = {0, 2, 8, 256};
     this.maxSpare = spares[rnd.nextInt(spares.length)];
     // >= any parallelism the round sets; small, it bounds the duds alive at once
-    this.maxThreads = rnd.nextInt(3) != 0 ? 4 + rnd.nextInt(5) : 10_000;
+    List<SoakThreadFactory.Start> starts = SoakThreadFactory.Start.allowed(faults);
+    this.start = starts.get((int) (number % starts.size()));
+    // quiet and busy rounds alternate (so both come early), each opening meeting both in turn
+    this.quiet = (number + number / starts.size()) % 2 == 0;
+    // A dud start always gets a small cap: it is what bounds the duds alive at once
+    this.maxThreads = rnd.nextInt(3) != 0 || start == SoakThreadFactory.Start.DUDS
+        ? 4 + rnd.nextInt(5) : 10_000;
   }
 
   void fail(String what) {
@@ -551,7 +560,7 @@ final class Round {
 
   void run() throws InterruptedException {
     long t0 = System.nanoTime();
-    factory = new SoakThreadFactory(rnd.split(), faults, millis);
+    factory = new SoakThreadFactory(rnd.split(), faults, millis, start);
     ex =
         GmpExecutor.builder()
             .parallelism(maxParallelism)
@@ -575,10 +584,9 @@ final class Round {
       }
     }
     boolean now = rnd.nextInt(10) < 4;
-    boolean quiet = rnd.nextBoolean();
-    if (factory.failsAtStart) {
+    if (start == SoakThreadFactory.Start.FAILING) {
       loneTask();
-    } else if (factory.slowStart) {
+    } else if (start == SoakThreadFactory.Start.SLOW) {
       loneSlowTask();
     }
 
@@ -894,6 +902,7 @@ final class Round {
     try {
       ex.execute(new Probe(done));
     } catch (RejectedExecutionException e) {
+      factory.endStart();
       rejectedNoThread.incrementAndGet(); // a probe, outside the per-id counts
       boolean factoryCause = false;
       for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
@@ -908,6 +917,7 @@ final class Round {
       return;
     }
     int asked = factory.calls.get() - calls0;
+    factory.endStart(); // from here on a thread can be had: the accepted task must run
     if (asked > 0 && factory.made() == 0) {
       fail("execute accepted a task while no thread existed and none could be started (the"
           + " factory failed all " + asked + " times it was asked during the call)");
@@ -943,7 +953,7 @@ final class Round {
       fail("rejected while the factory never failed (it made only late threads): " + e);
       lone = "slow start, rejected";
     } finally {
-      factory.endSlowStart();
+      factory.endStart();
     }
   }
 
@@ -952,7 +962,8 @@ final class Round {
     CountDownLatch done = new CountDownLatch(2);
     boolean task = false;
     boolean timer = false;
-    for (int i = 0; i < 50 && !(task && timer); i++) {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!(task && timer) && System.nanoTime() < until) {
       try {
         if (!task) {
           ex.execute(new Probe(done));
@@ -967,11 +978,11 @@ final class Round {
           fail("probe rejected before shutdown while the factory never failed: " + e);
           return;
         }
-        sleepMs(20); // the factory failed: try again, as an application would
+        sleepMs(20); // the factory failed (the executor may be backing off): try again
       }
     }
     if (!(task && timer)) {
-      fail("probe refused 50 times: the executor accepts nothing after the faults");
+      fail("probe refused for 10 s: the executor accepts nothing after the faults");
     } else if (!done.await(10, TimeUnit.SECONDS)) {
       fail("probe task or timer did not run within 10 s after the faults: " + ex + " "
           + ex.stats());
@@ -1148,15 +1159,15 @@ final class Round {
               idle.maxThread(), 100 * idle.maxShare(), idle.quiescent() ? "" : ", not quiescent",
               idle.threadsMade());
       System.out.printf(Locale.ROOT,
-          "round %d: %d ms, par %d (max %d) spare %d maxThreads %d, %s%s, factory %s, lone first"
-              + " task %s: submitted %d = ran %d + returned %d + cancelled timers %d + rejected %d"
+          "round %d: %d ms, par %d (max %d) spare %d maxThreads %d, %s%s, %s, factory %s, opening %s"
+              + " (lone first task: %s): submitted %d = ran %d + returned %d + cancelled timers %d + rejected %d"
               + " (%d before shutdown, for want of a thread) + periodic %d (%d runs) + lost %d;"
               + " dup %d phantom %d; threads: %d made (%d slow, %d dud; factory threw %d, null %d),"
               + " peak alive %d (duds %d), peakThreads %d, created %d, start failures %d; interrupts"
               + " %d workers %d sysmon; vthreads %d (%d interrupted, %d rejected); %s%s%n",
           number, elapsedMs, maxParallelism, maxPar.get(), maxSpare, maxThreads,
           now ? "shutdownNow" : "shutdown", raceNow ? "+racing shutdownNow" : "",
-          factory.settings(), lone, t.submitted(), t.ran(), t.returned(), t.cancelledUnrun(),
+          idle == null ? "busy" : "quiet", factory.settings(), start, lone, t.submitted(), t.ran(), t.returned(), t.cancelledUnrun(),
           rejected.get(), rejectedNoThread.get(), t.periodicAccepted(), periodicRuns.get(),
           t.lost(), t.dup(), t.phantom(), factory.made(), factory.slow.get(),
           factory.duds.size(), factory.threw.get(), factory.nulls.get(),

@@ -40,8 +40,11 @@ final class SoakThreadFactory implements ThreadFactory {
   private final long t0 = System.nanoTime();
   private final long[] windows; // [from, to) pairs, nanos after t0: every answer fails
   private final long[] dudWindows; // [from, to) pairs: every thread made is a dud
-  /** The round opens with a failure window: the executor can have no thread at all. */
-  final boolean failsAtStart;
+  /**
+   * The round opens with every answer failing, until the soak ends it ({@link #endStart}): the
+   * executor can have no thread at all.
+   */
+  volatile boolean failsAtStart;
 
   /**
    * The round opens with only slow threads, each 300-400 ms late, until the soak ends it ({@link
@@ -68,7 +71,38 @@ final class SoakThreadFactory implements ThreadFactory {
   final AtomicInteger callsAfterTermination = new AtomicInteger();
   volatile boolean terminated;
 
-  SoakThreadFactory(SplittableRandom rnd, Set<Fault> faults, long roundMillis) {
+  /**
+   * How a round opens. The soak cycles through the ones its faults allow (round number modulo
+   * their count), so that every short run, the smoke included, meets each of them early.
+   */
+  enum Start {
+    /** Nothing special. */
+    NORMAL,
+    /** Every answer fails (throws or null) until the soak's lone first task was answered. */
+    FAILING,
+    /** Every thread is a dud for 500-1000 ms. */
+    DUDS,
+    /** Every thread is 300-400 ms late until the soak's lone first task ran. */
+    SLOW;
+
+    /** The openings {@code faults} allow. */
+    static List<Start> allowed(Set<Fault> faults) {
+      List<Start> l = new ArrayList<>();
+      if (faults.contains(Fault.THROWING_FACTORY) || faults.contains(Fault.NULL_FACTORY)) {
+        l.add(FAILING);
+      }
+      if (faults.contains(Fault.DUD_FACTORY)) {
+        l.add(DUDS);
+      }
+      if (faults.contains(Fault.SLOW_FACTORY)) {
+        l.add(SLOW);
+      }
+      l.add(NORMAL);
+      return l;
+    }
+  }
+
+  SoakThreadFactory(SplittableRandom rnd, Set<Fault> faults, long roundMillis, Start start) {
     this.rnd = rnd;
     this.pctSlow = faults.contains(Fault.SLOW_FACTORY) ? pick(rnd, 0, 5, 20, 40) : 0;
     this.pctDud = faults.contains(Fault.DUD_FACTORY) ? pick(rnd, 0, 5, 15, 30) : 0;
@@ -79,17 +113,12 @@ final class SoakThreadFactory implements ThreadFactory {
     List<Long> w = new ArrayList<>();
     List<Long> dw = new ArrayList<>();
     boolean duds = faults.contains(Fault.DUD_FACTORY);
-    boolean failStart = fails && rnd.nextInt(3) == 0;
-    if (failStart) {
-      w.add(0L); // from the start: the executor can have no thread at all
-      w.add(ms(20 + rnd.nextInt(180)));
-    } else if (duds && rnd.nextBoolean()) {
+    if (start == Start.DUDS) {
       dw.add(0L); // from the start: only duds, so no thread runs anything for a while
-      dw.add(ms(200 + rnd.nextInt(800)));
+      dw.add(ms(500 + rnd.nextInt(500)));
     }
-    this.failsAtStart = failStart;
-    this.slowStart = !failStart && dw.isEmpty() && faults.contains(Fault.SLOW_FACTORY)
-        && rnd.nextInt(3) == 0;
+    this.failsAtStart = start == Start.FAILING;
+    this.slowStart = start == Start.SLOW;
     int more = fails ? rnd.nextInt(3) : 0;
     for (int i = 0; i < more; i++) {
       long from = ms(rnd.nextLong(Math.max(1, roundMillis)));
@@ -105,7 +134,9 @@ final class SoakThreadFactory implements ThreadFactory {
     this.dudWindows = dw.stream().mapToLong(Long::longValue).toArray();
   }
 
-  void endSlowStart() {
+  /** Ends a failing or slow opening: the factory behaves as the round's settings say. */
+  void endStart() {
+    failsAtStart = false;
     slowStart = false;
   }
 
@@ -128,8 +159,7 @@ final class SoakThreadFactory implements ThreadFactory {
   /** One line for verbose output: the round's fault settings. */
   String settings() {
     return "slow=" + pctSlow + "% dud=" + pctDud + "% fail=" + pctFail + "% windows="
-        + windows.length / 2 + (failsAtStart ? " (one at the start)" : "") + " dudWindows="
-        + dudWindows.length / 2 + (slowStart ? " slowStart" : "");
+        + windows.length / 2 + " dudWindows=" + dudWindows.length / 2;
   }
 
   @Override
@@ -145,7 +175,7 @@ final class SoakThreadFactory implements ThreadFactory {
     long delayMs;
     synchronized (this) {
       boolean slowOnly = slowStart;
-      fail = !slowOnly && (canThrow || canNull)
+      fail = failsAtStart || !slowOnly && (canThrow || canNull)
           && (in(windows, now) || rnd.nextInt(100) < pctFail);
       throwIt = canThrow && (!canNull || rnd.nextBoolean());
       int roll = rnd.nextInt(100);
