@@ -62,6 +62,12 @@ final class Round {
   private static final long IDLE_WINDOW_MS = 200;
 
   /**
+   * An idle thread under this much CPU in the window is never called a spinner, however little
+   * the reference spinner got: an idle executor's threads use well under a millisecond.
+   */
+  private static final long SPIN_FLOOR_NANOS = 10_000_000;
+
+  /**
    * Submitters pause while more tasks than this are queued: without it a slowed executor (a
    * spinning sysmon takes one of two cores) builds a backlog of 100,000s that a virtual thread's
    * wake-up waits behind for seconds.
@@ -137,7 +143,8 @@ final class Round {
     List<SoakThreadFactory.Start> starts = SoakThreadFactory.Start.allowed(faults);
     this.start = starts.get((int) (number % starts.size()));
     // quiet and busy rounds alternate (so both come early), each opening meeting both in turn
-    this.quiet = (number + number / starts.size()) % 2 == 0;
+    int k = starts.size();
+    this.quiet = (k % 2 == 1 ? number : number + number / k) % 2 == 0;
     // A dud start always gets a small cap: it is what bounds the duds alive at once
     this.maxThreads = rnd.nextInt(3) != 0 || start == SoakThreadFactory.Start.DUDS
         ? 4 + rnd.nextInt(5) : 10_000;
@@ -807,7 +814,7 @@ final class Round {
 
   /** CPU time of the executor's own threads over the idle window. */
   record IdleCpu(boolean quiescent, long windowNanos, long cpuNanos, long maxThreadNanos,
-      String maxThread, int threadsMade) {
+      String maxThread, long refNanos, int threadsMade) {
     double maxShare() {
       return windowNanos > 0 ? (double) maxThreadNanos / windowNanos : 0;
     }
@@ -820,10 +827,13 @@ final class Round {
 
   /**
    * Waits (at most 1 s) until no task is queued or running, then measures for ~200 ms the CPU
-   * time of the workers and sysmon. Fails the round on a gross spin only: a thread using more
-   * than half the window (sysmon always; a worker only when the executor was quiescent at both
-   * ends, so it cannot have been running a task). A busy machine gives a spinning thread less
-   * CPU, never more, so the bound cannot fail for load; it can only miss a spin.
+   * time of the workers and sysmon, and of a thread of the soak that spins meanwhile (the
+   * reference). Fails the round on a gross spin only: a thread using more than half the window,
+   * or more than half what the reference got and over 10 ms (sysmon always; a worker only when
+   * the executor was quiescent at both ends, so it cannot have been running a task). Load gives
+   * a thread less CPU, never more, so neither bound fails for load: the first can miss a spin on
+   * a loaded machine, the second catches it there, a spinner getting about what the reference
+   * gets.
    */
   private IdleCpu measureIdle() {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -851,9 +861,18 @@ final class Round {
     if (sm != null) {
       ts.add(sm);
     }
+    // The reference: a thread of ours that spins through the window gets what this machine
+    // gives a spinning thread now (all of a core when quiet, a fraction under load).
+    AtomicInteger spinning = new AtomicInteger(1);
+    Thread ref = start(() -> {
+      while (spinning.get() != 0) {
+        Thread.onSpinWait();
+      }
+    });
     long[] c0 = new long[ts.size()];
     int made0 = factory.calls.get();
     long w0 = System.nanoTime();
+    long r0 = mx.getThreadCpuTime(ref.threadId());
     for (int i = 0; i < c0.length; i++) {
       c0[i] = mx.getThreadCpuTime(ts.get(i).threadId());
     }
@@ -862,7 +881,14 @@ final class Round {
     for (int i = 0; i < c1.length; i++) {
       c1[i] = mx.getThreadCpuTime(ts.get(i).threadId());
     }
+    long refCpu = mx.getThreadCpuTime(ref.threadId()) - r0;
     long w = System.nanoTime() - w0;
+    spinning.set(0);
+    try {
+      ref.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     q &= quiescent();
     long sum = 0;
     long max = 0;
@@ -878,15 +904,17 @@ final class Round {
         maxName = ts.get(i).getName();
       }
       boolean isSysmon = ts.get(i) == sm;
-      if (d > w / 2 && (isSysmon || q)) {
+      boolean spins = d > w / 2 || (d > refCpu / 2 && d > SPIN_FLOOR_NANOS);
+      if (spins && (isSysmon || q)) {
         fail(String.format(Locale.ROOT,
-            "idle executor spins: %s used %.0f ms CPU of a %.0f ms idle window"
-                + " (interrupts: %d of sysmon, %d of workers)",
-            ts.get(i).getName(), d / 1e6, w / 1e6, interruptsSysmon.get(),
+            "idle executor spins: %s used %.0f ms CPU of a %.0f ms idle window, in which a"
+                + " spinning thread of the soak got %.0f ms (interrupts: %d of sysmon, %d of"
+                + " workers)",
+            ts.get(i).getName(), d / 1e6, w / 1e6, refCpu / 1e6, interruptsSysmon.get(),
             interruptsWorkers.get()));
       }
     }
-    return new IdleCpu(q, w, sum, max, maxName, factory.calls.get() - made0);
+    return new IdleCpu(q, w, sum, max, maxName, refCpu, factory.calls.get() - made0);
   }
 
   /**
@@ -1154,9 +1182,10 @@ final class Round {
     }
     if (verbose) {
       String idleText = idle == null ? "busy round"
-          : String.format(Locale.ROOT, "idle CPU %.1f ms in %.0f ms (max %s %.0f%%%s), %d threads"
-              + " made while idle", idle.cpuNanos() / 1e6, idle.windowNanos() / 1e6,
-              idle.maxThread(), 100 * idle.maxShare(), idle.quiescent() ? "" : ", not quiescent",
+          : String.format(Locale.ROOT, "idle CPU %.1f ms in %.0f ms (max %s %.0f%%%s; a spinner"
+              + " got %.0f ms), %d threads made while idle", idle.cpuNanos() / 1e6,
+              idle.windowNanos() / 1e6, idle.maxThread(), 100 * idle.maxShare(),
+              idle.quiescent() ? "" : ", not quiescent", idle.refNanos() / 1e6,
               idle.threadsMade());
       System.out.printf(Locale.ROOT,
           "round %d: %d ms, par %d (max %d) spare %d maxThreads %d, %s%s, %s, factory %s, opening %s"
