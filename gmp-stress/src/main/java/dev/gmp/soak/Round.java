@@ -30,12 +30,15 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One executor's life in the soak (docs/stress.md, "Soak").
  *
- * <p><b>Phases.</b> Load (the round's {@code millis}): submitters, the controller
+ * <p><b>Phases.</b> An opening ({@link SoakThreadFactory.Start}, in turn by round number): a
+ * failing or slow one submits a lone first task and checks it is rejected or runs. Load (the
+ * round's {@code millis}): submitters, the controller
  * (setParallelism, cancellations), the interrupter, the virtual-thread driver, all from their
  * own threads, while the factory misbehaves. Then either the load goes on through the shutdown
- * (a "busy" round), or it stops first (a "quiet" round): the soak waits until no task is queued
- * or running, measures the CPU time of the executor's own threads over ~200 ms, and checks that a
- * probe task and a probe timer still run. Then shutdown() or shutdownNow(), with setParallelism
+ * (a "busy" round), or it stops first (a "quiet" round, every other one): the soak joins its
+ * virtual threads (unless shutdownNow will interrupt them), waits until no task is queued or
+ * running, measures the CPU time of the executor's own threads over ~200 ms against a spinning
+ * reference thread, and checks that a probe task and a probe timer still run. Then shutdown() or shutdownNow(), with setParallelism
  * and a second shutdownNow racing it from other threads; awaitTermination; the accounting; and
  * the round's dud threads are joined so rounds never pile up threads.
  *
@@ -49,10 +52,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Threads.</b> After termination no factory thread that was meant to run the executor's
  * Runnable (good or slow) is alive, nor sysmon, nor any virtual thread; the factory is not asked
- * for a thread after termination; duds end by themselves (each sleeps at most 1.5 s). {@code
+ * for a thread after termination; duds end by themselves (each sleeps at most 1.5 s). Duds
+ * alive at once never exceed maxThreads (they count against it until they exit; the factory's
+ * count of them starts later and ends earlier than the executor's). {@code
  * stats().peakThreads()} never exceeds the largest parallelism the round asked for plus
- * maxSpareThreads (GmpStats' promise: every M is allocated under that cap, duds included while
- * the executor counts them).
+ * maxSpareThreads (GmpStats' promise) plus the duds made (which may count beside that cap).
  */
 final class Round {
   /** Per-round cap on task ids (the per-id counters are arrays). */
@@ -945,8 +949,9 @@ final class Round {
       return;
     }
     int asked = factory.calls.get() - calls0;
+    int made = factory.made(); // before endStart: every answer so far failed, or this is > 0
     factory.endStart(); // from here on a thread can be had: the accepted task must run
-    if (asked > 0 && factory.made() == 0) {
+    if (asked > 0 && made == 0) {
       fail("execute accepted a task while no thread existed and none could be started (the"
           + " factory failed all " + asked + " times it was asked during the call)");
     }
@@ -1114,10 +1119,11 @@ final class Round {
       fail(factory.peakDudsAlive + " dud threads alive at once > maxThreads " + maxThreads
           + " (duds count against maxThreads until they exit)");
     }
-    int bound = maxPar.get() + maxSpare;
+    // Duds may count beside the cap rather than in it, so the bound allows every dud made
+    int bound = maxPar.get() + maxSpare + factory.duds.size();
     if (st.peakThreads() > bound) {
       fail("peakThreads " + st.peakThreads() + " > parallelism " + maxPar + " + maxSpare "
-          + maxSpare);
+          + maxSpare + " + duds made " + factory.duds.size());
     }
     return new Tally(maxId, acc, rn, rt, cu, pacc, lost, dup, phantom, plive, alive, smAlive,
         vtAlive, stillRunning);
