@@ -67,6 +67,8 @@ public final class Soak {
   /** Totals over all rounds. */
   public static final class Result {
     public String faults = "";
+    /** The seed: the same seed and faults give the same rounds (parameters, openings). */
+    public long seed;
     public long rounds;
     public long shutdownNows;
     /** Task ids handed out: one-shot tasks and timers, periodic timers. */
@@ -150,7 +152,7 @@ public final class Soak {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "soak: %.1f s, %d rounds (%d with a shutdownNow), %.0f tasks/s, faults %s%n"
+          "soak: %.1f s, seed %d, %d rounds (%d with a shutdownNow), %.0f tasks/s, faults %s%n"
               + "  submitted=%d accepted=%d rejected=%d (before shutdown, no thread: %d, %d with"
               + " the factory's exception as cause) ran=%d returned=%d cancelled timers=%d"
               + " (accepted - ran - returned - cancelled = %d)%n"
@@ -165,7 +167,7 @@ public final class Soak {
               + "  invariants: lost=%d duplicated=%d phantom=%d periodicLive=%d notTerminated=%d"
               + " threadsAliveAfterTermination=%d sysmonAlive=%d ranAfterTermination=%d"
               + " vthreadsAlive=%d -> %s",
-          seconds, rounds, shutdownNows, tasksPerSecond(), faults, submitted, accepted,
+          seconds, seed, rounds, shutdownNows, tasksPerSecond(), faults, submitted, accepted,
           rejected, rejectedNoThread, rejectedFactoryCause, ran, returned,
           timersCancelledUnrun, accepted - ran - returned - timersCancelledUnrun, threw, errors,
           blockingCalls, cancelled, parallelismChanges, oneShotTimers, periodicTimers,
@@ -221,6 +223,7 @@ public final class Soak {
       throws InterruptedException {
     Result total = new Result();
     total.faults = options.faultList();
+    total.seed = seed;
     SplittableRandom rnd = new SplittableRandom(seed);
     long start = System.nanoTime();
     long end = start + duration.toNanos();
