@@ -922,19 +922,43 @@ final class Round {
   }
 
   /**
-   * The round's first task, alone, while every factory answer fails: no thread of the executor
-   * exists and none can be started, so execute must throw RejectedExecutionException (with the
-   * factory's exception as cause when it threw) and not accept the task. If it accepts it
-   * although the factory was asked during the call and failed every time, that is the violation;
-   * and a task it accepts must run (within 10 s, with nothing else submitted to rescue it).
+   * The round's first task and timer, alone, while every factory answer fails: no thread of the
+   * executor exists and none can be started, so execute and schedule must throw
+   * RejectedExecutionException (with the factory's exception as cause when it only threw) and not
+   * accept the task. If one accepts it although the factory was asked during the call and failed
+   * every time, that is the violation; and a task accepted must run (within 10 s of the factory's
+   * recovery, with nothing else submitted to rescue it).
    */
   private void loneTask() throws InterruptedException {
-    CountDownLatch done = new CountDownLatch(1);
+    // execute, then schedule (a timer needs a thread as much), both while every answer fails
+    CountDownLatch ranTask = new CountDownLatch(1);
+    CountDownLatch ranTimer = new CountDownLatch(1);
+    boolean task = loneSubmit("execute", () -> ex.execute(new Probe(ranTask)));
+    boolean timer = loneSubmit("schedule",
+        () -> timerIds.put(ex.schedule(new Probe(ranTimer), 1, TimeUnit.MILLISECONDS), -1));
+    factory.endStart(); // from here on a thread can be had: an accepted task must run
+    lone = "execute " + (task ? "accepted" : "rejected") + ", schedule "
+        + (timer ? "accepted" : "rejected");
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    boolean ran = (!task || ranTask.await(until - System.nanoTime(), TimeUnit.NANOSECONDS))
+        && (!timer || ranTimer.await(until - System.nanoTime(), TimeUnit.NANOSECONDS));
+    if (!ran) {
+      lone += ", never ran";
+      fail("a task accepted while no thread could be had (factory threw " + factory.threw
+          + ", returned null " + factory.nulls + ") did not run within 10 s: " + ex + " "
+          + ex.stats());
+    }
+  }
+
+  /**
+   * One submission of the failing opening: false if rejected (the cause is checked), true if
+   * accepted (a violation if the factory was asked during the call and no thread was ever made).
+   */
+  private boolean loneSubmit(String how, Runnable submit) {
     int calls0 = factory.calls.get();
     try {
-      ex.execute(new Probe(done));
+      submit.run();
     } catch (RejectedExecutionException e) {
-      factory.endStart();
       rejectedNoThread.incrementAndGet(); // a probe, outside the per-id counts
       boolean factoryCause = false;
       for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
@@ -942,27 +966,17 @@ final class Round {
       }
       rejectedFactoryCause.addAndGet(factoryCause ? 1 : 0);
       if (factory.nulls.get() == 0 && !factoryCause) {
-        fail("no thread could be had, the factory threw, but the rejection's cause is not the"
-            + " factory's exception: " + e + ", cause " + e.getCause());
+        fail("no thread could be had, the factory only threw, but the rejection of " + how
+            + " has another cause: " + e + ", cause " + e.getCause());
       }
-      lone = "rejected";
-      return;
+      return false;
     }
     int asked = factory.calls.get() - calls0;
-    int made = factory.made(); // before endStart: every answer so far failed, or this is > 0
-    factory.endStart(); // from here on a thread can be had: the accepted task must run
-    if (asked > 0 && made == 0) {
-      fail("execute accepted a task while no thread existed and none could be started (the"
+    if (asked > 0 && factory.made() == 0) { // read while every answer still fails
+      fail(how + " accepted a task while no thread existed and none could be started (the"
           + " factory failed all " + asked + " times it was asked during the call)");
     }
-    if (done.await(10, TimeUnit.SECONDS)) {
-      lone = "accepted, ran";
-    } else {
-      lone = "accepted, never ran";
-      fail("a task accepted while no thread could be had (factory threw " + factory.threw
-          + ", returned null " + factory.nulls + ") did not run within 10 s: " + ex + " "
-          + ex.stats());
-    }
+    return true;
   }
 
   /**
@@ -1168,8 +1182,9 @@ final class Round {
       r.maxThreadsPerRound = Math.max(r.maxThreadsPerRound, factory.made());
       r.maxPeakAlive = Math.max(r.maxPeakAlive, factory.peakAlive.get());
       r.maxPeakDudsAlive = Math.max(r.maxPeakDudsAlive, factory.peakDudsAlive.get());
-      r.loneTasks += lone.equals("-") || lone.startsWith("slow") ? 0 : 1;
-      r.loneRejected += lone.equals("rejected") ? 1 : 0;
+      r.loneTasks += lone.startsWith("execute") ? 2 : 0;
+      r.loneRejected += (lone.contains("execute rejected") ? 1 : 0)
+          + (lone.contains("schedule rejected") ? 1 : 0);
       r.slowStarts += lone.startsWith("slow") ? 1 : 0;
       r.maxPeakThreads = Math.max(r.maxPeakThreads, st.peakThreads());
       r.vtStarted += vthreads.started.get();

@@ -116,7 +116,7 @@ public final class Soak {
     public long maxPeakAlive;
     /** The most dud threads alive at once in one round. */
     public long maxPeakDudsAlive;
-    /** Rounds that opened with a failing factory and a lone task; those it rejected. */
+    /** Lone first submissions (execute, schedule) of failing openings; those rejected. */
     public long loneTasks;
     public long loneRejected;
     /** Rounds that opened with only late threads and a lone task. */
@@ -161,7 +161,7 @@ public final class Soak {
               + " virtual threads: %s%n"
               + "  threads: %d made (%.1f per round, at most %d in one round; %d slow, %d dud;"
               + " factory threw %d, returned null %d), peak alive %d (duds %d), peakThreads %d;"
-              + " lone first tasks with no thread to be had: %d, %d rejected; slow starts: %d%n"
+              + " lone first submissions with no thread to be had: %d, %d rejected; slow starts: %d%n"
               + "  idle: %d quiet rounds (%d quiescent), executor CPU %.1f ms in %.0f ms of"
               + " windows, one thread at most %.0f%% of a window, %d threads made while idle%n"
               + "  invariants: lost=%d duplicated=%d phantom=%d periodicLive=%d notTerminated=%d"
