@@ -63,6 +63,9 @@ class SoakTest {
         "accepted = ran + returned + timers cancelled before they ran");
     assertTrue(r.ok(), r.failures.toString());
     assertTrue(r.ran > 0, "nothing ran");
+    if (r.faults.contains(Fault.INTERRUPTS.key)) {
+      assertTrue(r.interruptsSysmon > 0, "sysmon never interrupted (not found by name?)");
+    }
     if (r.faults.contains(Fault.VIRTUAL_THREADS.key)) {
       assertFalse(r.virtualThreadsUnsupported,
           "virtual threads unsupported: the surefire argLine lost --add-opens java.base/java.lang");

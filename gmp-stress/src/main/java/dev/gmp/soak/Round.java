@@ -583,8 +583,7 @@ final class Round {
             .timeSlice(Duration.ofMillis(1 + rnd.nextInt(10)))
             .build();
     maxPar.set(maxParallelism);
-    String s = ex.toString(); // GmpExecutor[<name>, ...]: sysmon is <name>-sysmon
-    name = s.substring(s.indexOf('[') + 1, s.indexOf(','));
+    name = executorName(ex.toString());
     if (faults.contains(Fault.VIRTUAL_THREADS)) {
       try {
         vthreads.builder = ex.virtualThreadBuilder().name("soak-vt");
@@ -793,7 +792,28 @@ final class Round {
     }
   }
 
-  /** The executor's sysmon thread, by name; looked up at most every 20 ms until found. */
+  /** Sysmon threads seen by earlier rounds (their executors terminated; they never come back). */
+  private static final Set<Thread> OLD_SYSMONS =
+      Collections.newSetFromMap(new java.util.WeakHashMap<>());
+
+  /**
+   * The executor's name from its toString ({@code GmpExecutor[<name>, ...]}, or {@code ...[...,
+   * name = <name>, ...]}), or null if neither form is there.
+   */
+  static String executorName(String s) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("name = ([^,\\]]+)").matcher(s);
+    if (m.find()) {
+      return m.group(1).trim();
+    }
+    m = java.util.regex.Pattern.compile("^GmpExecutor\\[([^,\\]]+),").matcher(s);
+    return m.find() ? m.group(1).trim() : null;
+  }
+
+  /**
+   * The executor's sysmon thread: {@code <name>-sysmon}, or, if the name could not be read, the
+   * one thread named {@code *-sysmon} that no earlier round saw (one executor at a time is
+   * alive). Looked up at most every 20 ms until found.
+   */
   Thread sysmon() {
     Thread t = sysmon;
     if (t != null) {
@@ -804,14 +824,24 @@ final class Round {
       return null;
     }
     sysmonLookedUp = now;
-    String want = name + "-sysmon";
-    for (Thread c : Thread.getAllStackTraces().keySet()) {
-      if (c.getName().equals(want)) {
-        sysmon = c;
-        return c;
+    Thread found = null;
+    int candidates = 0;
+    synchronized (OLD_SYSMONS) {
+      for (Thread c : Thread.getAllStackTraces().keySet()) {
+        String n = c.getName();
+        if (name != null ? n.equals(name + "-sysmon")
+            : n.endsWith("-sysmon") && !OLD_SYSMONS.contains(c)) {
+          found = c;
+          candidates++;
+        }
       }
+      if (candidates != 1) {
+        return null;
+      }
+      OLD_SYSMONS.add(found);
     }
-    return null;
+    sysmon = found;
+    return found;
   }
 
   // ---------------------------------------------------------------------------- quiet phase
@@ -857,6 +887,10 @@ final class Round {
       sysmonLookedUp = 0;
     }
     Thread sm = sysmon();
+    if (sm == null) {
+      fail("no sysmon thread found (name " + name + ", from " + ex + "): its idle CPU is not"
+          + " measured and the interrupts fault cannot reach it");
+    }
     List<Thread> ts = new ArrayList<>();
     for (Thread t : factory.workers) {
       if (t.isAlive()) {
