@@ -38,9 +38,10 @@ import java.util.concurrent.locks.LockSupport;
  * (a "busy" round), or it stops first (a "quiet" round, every other one): the soak joins its
  * virtual threads (unless shutdownNow will interrupt them), waits until no task is queued or
  * running, measures the CPU time of the executor's own threads over ~200 ms against a spinning
- * reference thread, and checks that a probe task and a probe timer still run. Then shutdown() or shutdownNow(), with setParallelism
- * and a second shutdownNow racing it from other threads; awaitTermination; the accounting; and
- * the round's dud threads are joined so rounds never pile up threads.
+ * reference thread, and checks that a probe task and a probe timer still run. Then shutdown() or
+ * shutdownNow(), with setParallelism and a second shutdownNow racing it from other threads;
+ * awaitTermination; the accounting; and the round's dud threads are joined so rounds never pile
+ * up threads.
  *
  * <p><b>Accounting, per task id.</b> A one-shot task (execute, or a one-shot timer) that was
  * accepted ran exactly once, or was returned by a shutdownNow exactly once, or (a timer only) was
@@ -130,7 +131,7 @@ final class Round {
   String lone = "-"; // what became of the lone first task of a round that opens failing
   final List<String> failures = Collections.synchronizedList(new ArrayList<>());
 
-  final SoakThreadFactory.Start start;
+  final SoakThreadFactory.Start opening;
   final boolean quiet;
 
   Round(SplittableRandom rnd, long millis, Soak.Result total, Soak.Options opts, long number) {
@@ -145,12 +146,12 @@ final class Round {
     this.maxSpare = spares[rnd.nextInt(spares.length)];
     // >= any parallelism the round sets; small, it bounds the duds alive at once
     List<SoakThreadFactory.Start> starts = SoakThreadFactory.Start.allowed(faults);
-    this.start = starts.get((int) (number % starts.size()));
+    this.opening = starts.get((int) (number % starts.size()));
     // quiet and busy rounds alternate (so both come early), each opening meeting both in turn
     int k = starts.size();
     this.quiet = (k % 2 == 1 ? number : number + number / k) % 2 == 0;
-    // A dud start always gets a small cap: it is what bounds the duds alive at once
-    this.maxThreads = rnd.nextInt(3) != 0 || start == SoakThreadFactory.Start.DUDS
+    // A dud opening always gets a small cap: it is what bounds the duds alive at once
+    this.maxThreads = rnd.nextInt(3) != 0 || opening == SoakThreadFactory.Start.DUDS
         ? 4 + rnd.nextInt(5) : 10_000;
   }
 
@@ -571,7 +572,7 @@ final class Round {
 
   void run() throws InterruptedException {
     long t0 = System.nanoTime();
-    factory = new SoakThreadFactory(rnd.split(), faults, millis, start);
+    factory = new SoakThreadFactory(rnd.split(), faults, millis, opening);
     ex =
         GmpExecutor.builder()
             .parallelism(maxParallelism)
@@ -594,9 +595,9 @@ final class Round {
       }
     }
     boolean now = rnd.nextInt(10) < 4;
-    if (start == SoakThreadFactory.Start.FAILING) {
+    if (opening == SoakThreadFactory.Start.FAILING) {
       loneTask();
-    } else if (start == SoakThreadFactory.Start.SLOW) {
+    } else if (opening == SoakThreadFactory.Start.SLOW) {
       loneSlowTask();
     }
 
@@ -1249,20 +1250,23 @@ final class Round {
               idle.quiescent() ? "" : ", not quiescent", idle.refNanos() / 1e6,
               idle.threadsMade());
       System.out.printf(Locale.ROOT,
-          "round %d: %d ms, par %d (max %d) spare %d maxThreads %d, %s%s, %s, factory %s, opening %s"
-              + " (lone first task: %s): submitted %d = ran %d + returned %d + cancelled timers %d + rejected %d"
-              + " (%d before shutdown, for want of a thread) + periodic %d (%d runs) + lost %d;"
-              + " dup %d phantom %d; threads: %d made (%d slow, %d dud; factory threw %d, null %d),"
-              + " peak alive %d (duds %d), peakThreads %d, created %d, start failures %d; interrupts"
-              + " %d workers %d sysmon; vthreads %d (%d interrupted, %d rejected); %s%s%n",
+          "round %d: %d ms, par %d (max %d) spare %d maxThreads %d, %s%s, %s, factory %s,"
+              + " opening %s (lone first task: %s): submitted %d = ran %d + returned %d"
+              + " + cancelled timers %d + rejected %d (%d before shutdown, for want of a thread)"
+              + " + periodic %d (%d runs) + lost %d; dup %d phantom %d; threads: %d made (%d"
+              + " slow, %d dud; factory threw %d, null %d), peak alive %d (duds %d), peakThreads"
+              + " %d, created %d, start failures %d; interrupts %d workers %d sysmon; vthreads %d"
+              + " (%d interrupted, %d rejected); %s%s%n",
           number, elapsedMs, maxParallelism, maxPar.get(), maxSpare, maxThreads,
           now ? "shutdownNow" : "shutdown", raceNow ? "+racing shutdownNow" : "",
-          idle == null ? "busy" : "quiet", factory.settings(), start, lone, t.submitted(), t.ran(), t.returned(), t.cancelledUnrun(),
+          idle == null ? "busy" : "quiet", factory.settings(), opening, lone, t.submitted(),
+          t.ran(), t.returned(), t.cancelledUnrun(),
           rejected.get(), rejectedNoThread.get(), t.periodicAccepted(), periodicRuns.get(),
           t.lost(), t.dup(), t.phantom(), factory.made(), factory.slow.get(),
           factory.duds.size(), factory.threw.get(), factory.nulls.get(),
-          factory.peakAlive.get(), factory.peakDudsAlive.get(), st.peakThreads(), st.threadsCreated(),
-          st.threadStartFailures(), interruptsWorkers.get(), interruptsSysmon.get(),
+          factory.peakAlive.get(), factory.peakDudsAlive.get(), st.peakThreads(),
+          st.threadsCreated(), st.threadStartFailures(), interruptsWorkers.get(),
+          interruptsSysmon.get(),
           vthreads.started.get(), vthreads.interrupted.get(), vthreads.rejected.get(), idleText,
           failures.isEmpty() ? "" : " FAILED " + failures);
     }

@@ -47,7 +47,8 @@ public final class Soak {
 
     public static Options fromSystemProperties() {
       return new Options(
-          Fault.parse(System.getProperty("gmp.soak.faults")), Boolean.getBoolean("gmp.soak.verbose"));
+          Fault.parse(System.getProperty("gmp.soak.faults")),
+          Boolean.getBoolean("gmp.soak.verbose"));
     }
 
     public Options withFaults(Set<Fault> f) {
@@ -161,7 +162,8 @@ public final class Soak {
               + " virtual threads: %s%n"
               + "  threads: %d made (%.1f per round, at most %d in one round; %d slow, %d dud;"
               + " factory threw %d, returned null %d), peak alive %d (duds %d), peakThreads %d;"
-              + " lone first submissions with no thread to be had: %d, %d rejected; slow starts: %d%n"
+              + " lone first submissions with no thread to be had: %d, %d rejected;"
+              + " slow starts: %d%n"
               + "  idle: %d quiet rounds (%d quiescent), executor CPU %.1f ms in %.0f ms of"
               + " windows, one thread at most %.0f%% of a window, %d threads made while idle%n"
               + "  invariants: lost=%d duplicated=%d phantom=%d periodicLive=%d notTerminated=%d"
@@ -177,7 +179,8 @@ public final class Soak {
                   + " rejected",
           workerThreads, rounds > 0 ? (double) workerThreads / rounds : 0.0,
           maxThreadsPerRound, slowThreads, dudThreads, factoryThrew, factoryNull, maxPeakAlive,
-          maxPeakDudsAlive, maxPeakThreads, loneTasks, loneRejected, slowStarts, idleRounds, idleQuiescent, idleCpuNanos / 1e6, idleWindowNanos / 1e6,
+          maxPeakDudsAlive, maxPeakThreads, loneTasks, loneRejected, slowStarts, idleRounds,
+          idleQuiescent, idleCpuNanos / 1e6, idleWindowNanos / 1e6,
           100 * maxIdleShare, idleThreadsMade, lost, duplicated, phantom, periodicLive,
           notTerminated, threadsAlive, sysmonAlive, ranAfterTermination, vtAlive,
           ok() ? "OK" : "FAILED " + failures);
