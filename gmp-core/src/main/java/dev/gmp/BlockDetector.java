@@ -67,7 +67,7 @@ import java.nio.file.Path;
  * stops sysmon too (the CPU clock read is a VM call), so two quiet rounds in a row cannot both
  * fall inside one: the round after it finds a thread that has run again.
  *
- * <p>All state is sysmon's own (the {@code det*} fields of M, this object): one thread reads and
+ * <p>All state is sysmon's own (each M's {@link Sample}, this object): one thread reads and
  * writes it, no ordering needed. What it reads of other threads: {@code M.runner} and {@code
  * M.osStat}, written by the M before it first acquires a P, so visible through the P's {@code m}
  * (P#setM's release, P#m's acquire); the thread's state and clock are the JVM's.
@@ -76,6 +76,22 @@ final class BlockDetector {
   static final int NO = 0;
   static final int SUSPECT = 1;
   static final int BLOCKED = 2;
+
+  /**
+   * One M's last sample, sysmon's own: CPU clock, when, which round; whether the thread was
+   * blocked, quiet (under half the round on a CPU), just handed a P (parked idle), reported R by
+   * the kernel in this quiet stretch; the last round it was a suspect.
+   */
+  static final class Sample {
+    long cpu = -1;
+    long when;
+    long round = -2;
+    boolean blocked;
+    boolean quiet;
+    boolean idle;
+    boolean osRunnable;
+    long suspectRound = -2;
+  }
 
   /** sysmon's round number, bumped at the start of each Sysmon#retake: "the round before" test. */
   private long round;
@@ -104,16 +120,16 @@ final class BlockDetector {
     }
     looks++;
     long cpu = Clock.cpuTime(t);
-    boolean fresh = mp.detRound == round - 1; // the last sample was the round before
-    boolean known = fresh && cpu >= 0 && mp.detCpu >= 0; // so we know its CPU over one round
-    long dCpu = cpu - mp.detCpu;
-    long dt = now - mp.detWhen;
-    boolean wasBlocked = fresh && mp.detBlocked;
-    boolean wasIdle = fresh && mp.detIdle; // the last sample was taken as sysmon handed it a P
-    mp.detIdle = false;
-    mp.detRound = round;
-    mp.detCpu = cpu;
-    mp.detWhen = now;
+    boolean fresh = mp.det.round == round - 1; // the last sample was the round before
+    boolean known = fresh && cpu >= 0 && mp.det.cpu >= 0; // so we know its CPU over one round
+    long dCpu = cpu - mp.det.cpu;
+    long dt = now - mp.det.when;
+    boolean wasBlocked = fresh && mp.det.blocked;
+    boolean wasIdle = fresh && mp.det.idle; // the last sample was taken as sysmon handed it a P
+    mp.det.idle = false;
+    mp.det.round = round;
+    mp.det.cpu = cpu;
+    mp.det.when = now;
     Thread.State ts = t.getState();
     // Waiting for the scheduler's own lock (a wakep or submit inside the task, held for a few
     // steps by whoever has it) is not the task blocking: on a loaded machine two such looks in a
@@ -124,14 +140,14 @@ final class BlockDetector {
     // than half of this round and of the round before on a CPU: a running task never pays for
     // it, nor does an M just woken that is still waiting for a CPU on a busy machine.
     boolean quiet = known && 2 * dCpu < dt;
-    boolean wasQuiet = fresh && mp.detQuiet;
-    mp.detQuiet = quiet;
+    boolean wasQuiet = fresh && mp.det.quiet;
+    mp.det.quiet = quiet;
     if (dCpu != 0) {
-      mp.detOsRunnable = false; // it ran since the kernel said R: ask again when quiet
+      mp.det.osRunnable = false; // it ran since the kernel said R: ask again when quiet
     }
     // BLOCKED on a monitor is left to the time-slice rule (see the overview).
     boolean blocked = waits || (quiet && wasQuiet && osAsleep(mp));
-    mp.detBlocked = blocked;
+    mp.det.blocked = blocked;
     if (!blocked) {
       return NO;
     }
@@ -159,13 +175,13 @@ final class BlockDetector {
   void baseline(M mp, long now) {
     Thread t = mp.runner;
     if (t != null) {
-      mp.detCpu = Clock.cpuTime(t);
-      mp.detWhen = now;
-      mp.detRound = round;
-      mp.detBlocked = false; // parked in stopm is not a task's wait
-      mp.detQuiet = false;
-      mp.detOsRunnable = false;
-      mp.detIdle = true;
+      mp.det.cpu = Clock.cpuTime(t);
+      mp.det.when = now;
+      mp.det.round = round;
+      mp.det.blocked = false; // parked in stopm is not a task's wait
+      mp.det.quiet = false;
+      mp.det.osRunnable = false;
+      mp.det.idle = true;
     }
   }
 
@@ -178,10 +194,10 @@ final class BlockDetector {
     if (blocked) {
       return BLOCKED;
     }
-    if (mp.detSuspectRound != round - 1) {
+    if (mp.det.suspectRound != round - 1) {
       suspects++;
     }
-    mp.detSuspectRound = round;
+    mp.det.suspectRound = round;
     return SUSPECT;
   }
 
@@ -192,13 +208,13 @@ final class BlockDetector {
    * soon as it ran for a moment (and then entered its read).
    */
   private boolean osAsleep(M mp) {
-    if (mp.osStat == null || mp.detOsRunnable) {
+    if (mp.osStat == null || mp.det.osRunnable) {
       return false;
     }
     if (osSleeping(mp.osStat)) {
       return true;
     }
-    mp.detOsRunnable = true;
+    mp.det.osRunnable = true;
     return false;
   }
 

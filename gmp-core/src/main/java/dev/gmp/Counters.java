@@ -93,7 +93,7 @@ final class Counters {
         c.handoffs.sum(),
         c.retakes.sum(),
         c.preemptionRequests.sum(),
-        s.threads.nmspare,
+        s.spares.count,
         c.sysmonWakeups,
         s.threads.created,
         s.threads.peak,

@@ -173,7 +173,7 @@ final class Lifecycle {
     Carriers c = s.carriers;
     if (s.idle.npidle != s.gomaxprocs
         || s.global.liveSizeLocked() != 0
-        || s.threads.nmspare != 0
+        || s.spares.count != 0
         || !s.retake.zombies.isEmpty()
         || s.timers.anyLiveLocked() // delayed one-shots still run after shutdown (STPE)
         || (c != null && c.liveCount() != 0)) { // a live virtual thread may resume (Dekker G)

@@ -59,18 +59,8 @@ final class M implements Runnable {
    */
   java.nio.file.Path osStat;
 
-  // sysmon's private view of this M (BlockDetector): only the sysmon thread touches these. The
-  // last sample: CPU clock, when, which round; whether the thread was blocked, quiet (under half
-  // the round on a CPU), just handed a P (parked idle), reported R by the kernel in this quiet
-  // stretch; the last round it was a suspect.
-  long detCpu = -1;
-  long detWhen;
-  long detRound = -2;
-  boolean detBlocked;
-  boolean detQuiet;
-  boolean detIdle;
-  boolean detOsRunnable;
-  long detSuspectRound = -2;
+  /** sysmon's private view of this M's thread for the block detector (sysmon's thread only). */
+  final BlockDetector.Sample det = new BlockDetector.Sample();
 
   /** The P held; touched by this M's own thread only (others look at P.m()). */
   P p;
@@ -99,7 +89,7 @@ final class M implements Runnable {
   boolean onIdleList;
 
   /**
-   * 1 while counted in Threads.nmspare: the M runs a task without a live P (its call lost the P,
+   * 1 while counted in Spares#count: the M runs a task without a live P (its call lost the P,
    * sysmon retook it, or it runs on), or counted itself for a call that work waits behind
    * (Syscall#entersyscall). Set by whoever counts it (markSpare), cleared by the M itself.
    */

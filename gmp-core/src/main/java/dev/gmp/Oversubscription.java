@@ -64,7 +64,7 @@ final class Oversubscription {
 
   /** Whether a hand-off that grows the calls in flight should wait (a hint, racy reads). */
   boolean holdsBack(Scheduler s) {
-    return on && s.threads.nmspare >= MIN_SPARES_PER_P * s.gomaxprocs;
+    return on && s.spares.count >= MIN_SPARES_PER_P * s.gomaxprocs;
   }
 
   /** Whether sysmon's last samples said oversubscribed (before the spare floor). */

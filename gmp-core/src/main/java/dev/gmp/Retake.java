@@ -57,7 +57,7 @@ final class Retake {
    * ~13 -> ~6 ms at 5 us (docs/benchmarks.md, "Returns without the lock").
    */
   boolean returnComesSoon() {
-    int n = s.threads.nmspare; // volatile read: a hint
+    int n = s.spares.count; // volatile read: a hint
     long d = longCallNanos; // 0 until a call has outlived its P: no evidence, hand off
     return n > 0 && d > 0 && d < WAKE_NANOS * n;
   }
@@ -79,9 +79,9 @@ final class Retake {
         return false;
       }
       M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
-      int r = reserveSpare(mp);
+      int r = s.spares.reserve(mp);
       boolean won = r >= 0 && pp.retakeSyscall(tok);
-      settleSpare(mp, r, won);
+      s.spares.settle(mp, r, won);
       if (!won) {
         return false;
       }
@@ -128,9 +128,9 @@ final class Retake {
     if (P.state(raw) != P.Psyscall || mp == m) {
       return null; // its call just returned, or it is ours: not a P to take
     }
-    int r = reserveSpare(mp); // the budget: unless its call counted itself
+    int r = s.spares.reserve(mp); // the budget: unless its call counted itself
     boolean won = r >= 0 && best.retakeSyscall(raw);
-    settleSpare(mp, r, won);
+    s.spares.settle(mp, r, won);
     if (!won) {
       return null; // its call just returned: it keeps the P
     }
@@ -198,10 +198,10 @@ final class Retake {
           || procs.all[pp.id] != pp) {
         return false;
       }
-      int r = reserveSpare(mp);
+      int r = s.spares.reserve(mp);
       // CAS: races entersyscall (whose call may count mp meanwhile: settleSpare) and setParallelism
       boolean won = r >= 0 && pp.casStatus(P.Prunning, P.Pdead);
-      settleSpare(mp, r, won);
+      s.spares.settle(mp, r, won);
       if (!won) {
         return false;
       }
@@ -235,53 +235,6 @@ final class Retake {
     return true;
   }
 
-  /**
-   * Before a CAS that takes mp's P: 0 if mp is counted already (its call counted itself:
-   * Syscall#entersyscall), 1 if a place in the budget is now reserved for it, -1 if the budget
-   * is spent (then the P stays: past the budget, calls keep their P). Reserving first keeps the
-   * count within maxSpareThreads while calls count themselves without the lock.
-   */
-  int reserveSpare(M mp) {
-    if (mp == null || mp.spare()) {
-      return 0;
-    }
-    return s.threads.tryAddSpare() ? 1 : -1;
-  }
-
-  /**
-   * After that CAS: won, mp is a spare, counted once (if its call counted itself meanwhile, our
-   * reservation goes back); lost, the reservation goes back.
-   */
-  void settleSpare(M mp, int reserved, boolean won) {
-    if (reserved == 1 && (!won || !mp.markSpare())) {
-      s.threads.removeSpare();
-    }
-  }
-
-  /**
-   * m counts itself as a spare, if nobody has and the budget has room (a call that work waits
-   * behind, a returning call, a task run on): true if this counted it. m's own thread. Its flag's
-   * CAS races only sysmon counting m for a retake of its running task; that count then stands.
-   */
-  boolean addSelfAsSpare(M m) {
-    if (m.spare() || !s.threads.tryAddSpare()) {
-      return false;
-    }
-    if (!m.markSpare()) {
-      s.threads.removeSpare(); // sysmon counted m meanwhile
-      return false;
-    }
-    return true;
-  }
-
-  /** m, holding a P again, stops being a spare (its own thread). */
-  void removeSelfAsSpare(M m) {
-    if (m.spare()) {
-      m.clearSpare();
-      s.threads.removeSpare();
-    }
-  }
-
   /** The M noticed its P is dead (or was taken): clean up and leave it P-less. */
   void dropOrphan(M m) {
     boolean moved;
@@ -301,7 +254,7 @@ final class Retake {
     P pp = m.p;
     m.p = null;
     if (m.spare()) {
-      removeSelfAsSpare(m);
+      s.spares.removeSelf(m);
       m.parkAtOnce = true; // m's own field: every caller runs on m's thread
     }
     boolean moved = false;

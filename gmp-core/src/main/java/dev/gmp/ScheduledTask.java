@@ -17,27 +17,28 @@ import java.util.concurrent.TimeUnit;
  * periodic task is re-armed only after its run returns, so it never overlaps itself.
  */
 final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledFuture<V> {
-  private static final VarHandle ZOMBIE;
+  private static final VarHandle ACCOUNT;
 
   static {
     try {
-      ZOMBIE = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "zombie", int.class);
+      ACCOUNT = MethodHandles.lookup().findVarHandle(ScheduledTask.class, "cancelAccount", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
-  // zombie states: 0 in a heap (or never in one); the first of canceller and remover decides.
-  private static final int COUNTED = 1; // cancelled in a heap: the canceller counted the zombie
+  // cancelAccount states: 0 in a heap (or never in one); the first of canceller and remover
+  // decides who counts the cancel.
+  private static final int COUNTED = 1; // cancelled in a heap: the canceller counted the cancelled entry
   private static final int REMOVED = 2; // cancelled, removed before the canceller counted it
   private static final int LEFT = 3; // left its heap live (fired, drained): cancel counts elsewhere
   private static final int ELSEWHERE = 4; // cancelled while LEFT, counted elsewhere: stays out
 
   private final Scheduler s;
 
-  /** Who accounts for this entry as a zombie: settled by one CAS between canceller and remover. */
+  /** Who accounts for this entry as a cancelled entry: settled by one CAS between canceller and remover. */
   @SuppressWarnings("unused")
-  private volatile int zombie;
+  private volatile int cancelAccount;
 
   /** Deadline on the {@link Timers#now()} clock. Written by the arming or re-arming thread only. */
   long when;
@@ -53,7 +54,7 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
 
   /**
    * The heap holding it, or null; written under that heap's lock, read racily by cancel, which
-   * only uses it as a hint of where to count a zombie (a stale value miscounts, never corrupts).
+   * only uses it as a hint of where to count a cancelled entry (a stale value miscounts, never corrupts).
    */
   TimerHeap heap;
 
@@ -96,27 +97,28 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
 
   /**
    * Cancels as FutureTask does (which drops the task's Runnable or Callable, so what it holds is
-   * released at once) and leaves the heap entry for lazy removal (Go's zombie timers): the heap
+   * released at once) and leaves the heap entry for lazy removal (Go's zombie timers; here
+   * "cancelled entries"): the heap
    * compacts once cancelled entries pass a quarter of it.
    */
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
     while (cancelled) {
-      int z = (int) ZOMBIE.getVolatile(this);
+      int z = (int) ACCOUNT.getVolatile(this);
       if (z == 0) {
         // In a heap. heap is read after the state (a move or a re-arm writes it before its CAS
         // back to 0, enterHeap) and before our CAS (a remover may clear it once it has counted
         // us, its CAS failing on ours). Winning the CAS means no remover has come.
         TimerHeap h = heap;
-        if (ZOMBIE.compareAndSet(this, 0, COUNTED)) { // CAS: races the heap's remover
+        if (ACCOUNT.compareAndSet(this, 0, COUNTED)) { // CAS: races the heap's remover
           s.timers.cancelled(h);
           break;
         }
       } else if (z == LEFT) {
         // Fired, or drained for a move: counted elsewhere, and a move or re-arm that comes
         // after this CAS leaves it out (enterHeap), so no heap holds it uncounted.
-        if (ZOMBIE.compareAndSet(this, LEFT, ELSEWHERE)) { // CAS: races enterHeap
+        if (ACCOUNT.compareAndSet(this, LEFT, ELSEWHERE)) { // CAS: races enterHeap
           s.timers.cancelled(null);
           break;
         }
@@ -135,25 +137,25 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
    * only after the add.
    */
   boolean enterHeap() {
-    int z = (int) ZOMBIE.getVolatile(this);
+    int z = (int) ACCOUNT.getVolatile(this);
     // CAS: races cancel's LEFT -> ELSEWHERE; volatile, after the heap write, for cancel's read
-    return z == 0 || (z == LEFT && ZOMBIE.compareAndSet(this, LEFT, 0));
+    return z == 0 || (z == LEFT && ACCOUNT.compareAndSet(this, LEFT, 0));
   }
 
   /**
    * A remover takes a cancelled entry out (lock held): true if the canceller counted it, so the
-   * heap's zombie count must drop; false if it had not yet, and now never will.
+   * heap's cancelled-entry count must drop; false if it had not yet, and now never will.
    */
-  boolean uncountZombie() {
-    return !ZOMBIE.compareAndSet(this, 0, REMOVED); // CAS: the canceller races us for it
+  boolean uncountCancel() {
+    return !ACCOUNT.compareAndSet(this, 0, REMOVED); // CAS: the canceller races us for it
   }
 
   /** A live entry leaves its heap (lock held): false if a cancel counted it there meanwhile. */
   boolean leaveLive() {
-    return ZOMBIE.compareAndSet(this, 0, LEFT); // CAS: the canceller races us for it
+    return ACCOUNT.compareAndSet(this, 0, LEFT); // CAS: the canceller races us for it
   }
 
-  /** Cancels without the zombie hook: shutdown's sweep, which compacts the heap itself. */
+  /** Cancels without the cancelled entry hook: shutdown's sweep, which compacts the heap itself. */
   boolean cancelQuietly() {
     return super.cancel(false);
   }

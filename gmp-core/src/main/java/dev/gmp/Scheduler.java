@@ -30,8 +30,9 @@ import java.util.function.IntToLongFunction;
  *
  * <p><b>Ownership.</b> One lock ({@link #lock}, Go's sched.lock) guards the global queue's array
  * and its consumer side, the idle-P and idle-M lists, mcount / allm, the zombie list, the
- * starting list and the run-state transitions. nmspare changes by CAS only (a blocking call that
- * work waits behind counts itself, and its return settles, without the lock: Spares#takeFree).
+ * starting list and the run-state transitions. The spare count changes by CAS only (a blocking
+ * call that work waits behind counts itself, and its return settles, without the lock:
+ * Spares#takeFree).
  * The hot paths take no lock: a P's ring is single-producer (its owner M) and multi-consumer
  * (owner and thieves, by CAS on head); runnext is CASed by owner and thieves; spinning counts
  * are atomics; outside submitters inject without the lock. Nothing done under the lock waits
@@ -46,20 +47,26 @@ import java.util.function.IntToLongFunction;
  *       an idle M's, if it is late to wake, may be taken back by an M that needs a P,
  *       {@link Spares#takeLateHandoffLocked}),
  *       <i>zombie</i> (Pdead, on {@link Retake#zombies}, still held by an M that has not noticed)
- *       or <i>dead</i> (Pdead, on no list, ring empty). An idle P has an empty ring: thieves skip
- *       idle Ps, so whoever idles a P first moves its ring to the global queue ({@link
- *       Idle#returnPLocked}).
+ *       or <i>dead</i> (Pdead, on no list, ring empty). A P on the idle list has an empty ring:
+ *       thieves skip such Ps ({@code P.onIdleList}), so whoever idles a P first moves its ring to
+ *       the global queue ({@link Idle#returnPLocked}); a P in transit may hold work and is stolen
+ *       from like a running one.
  *   <li>Only the owning M pushes to a P's ring; a zombie's ring only its old M, until it drops it.
  *   <li>nmspinning counts Ms with {@code spinning} set, including an M in transit that was
- *       started spinning; an M that is written off or exits gives its count back.
- *   <li>mcount counts Ms from allocm until mexit or write-off; an M whose thread never checks in
- *       is written off ({@link Threads}) and its nextp P given back, so no P stays in transit
- *       to a thread that will never run.
- *   <li>Task code outside blocking calls runs on at most gomaxprocs Ms holding Ps plus nmspare
- *       spares, each P-less and counted until it looks for a P again (finishing the task whose
- *       call lost its P, Syscall, or running on, Spares); nmspare also counts the calls that
- *       counted themselves, and never exceeds maxSpareThreads: every count is reserved before
- *       the CAS that takes a P (Retake#reserveSpare).
+ *       started spinning; an M that is written off or exits, or whose P is taken back while its
+ *       thread is late, gives its count back (with Go's recheck: Idle#unclaimSpinning).
+ *   <li>mcount counts Ms from allocm until mexit, or until its thread is known never to run it
+ *       (died, never started: a write-off). A live thread that is late to check in is never
+ *       written off: its nextp P (and spinning count) is taken back by CAS, so no P stays in
+ *       transit to a thread that does not run, and it stays counted against maxThreads
+ *       ({@link Threads}).
+ *   <li>Go's one invariant: task code runs on a CPU on at most gomaxprocs Ms, those holding Ps,
+ *       plus spares finishing the task whose block cost them their P (ForkJoinPool's
+ *       compensation). A P is handed away only from a task that is off the CPU: a marked call
+ *       (Psyscall), or a task sysmon finds blocked (SysmonRetake); never from a running task. A
+ *       spare never starts another task without a P (Spares). Spares are counted
+ *       (Spares#count) and never exceed maxSpareThreads: every count is reserved before the CAS
+ *       that takes a P (Spares#reserve).
  *   <li>A G is on at most one queue; a G taken from the global queue is marked {@code taken}, and
  *       an outside submitter that lost the race with shutdown withdraws its G only if it is not.
  * </ul>
@@ -122,6 +129,7 @@ final class Scheduler extends SchedulerPad1 {
   final Idle idle = new Idle(this);
   final Threads threads = new Threads(this);
   final Retake retake = new Retake(this);
+  final Spares spares = new Spares(this);
   final Counters counters = new Counters();
   final Timers timers = new Timers(this);
   final Sysmon sysmon;

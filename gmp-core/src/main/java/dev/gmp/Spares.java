@@ -1,12 +1,99 @@
 package dev.gmp;
 
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
 /**
- * An M that has no P after a task (a spare: its blocking call lost the P; or its P was retaken or
- * retired) finds one or parks: Go's exitsyscall0 and stopm for the JVM, where the M that comes
- * back is awake already and a P reaches a parked M only by a wake-up.
+ * Spares: Ms without a P. The spare budget ({@link #count}, maxSpareThreads) that bounds every
+ * hand-off, and the one path by which an M without a P gets one ({@link #findPLocked}): after its
+ * blocking call lost the P (Syscall#exitsyscall), or after it finished its task P-less
+ * ({@link #reacquire}). Go's exitsyscall0 and stopm for the JVM, where the M that comes back is
+ * awake already and a P reaches a parked M only by a wake-up. A spare finishes its own task and
+ * never starts another without a P: at most parallelism threads run other work.
  */
 final class Spares {
-  private Spares() {}
+  private static final AtomicIntegerFieldUpdater<Spares> U_COUNT =
+      AtomicIntegerFieldUpdater.newUpdater(Spares.class, "count");
+
+  private final Scheduler s;
+
+  /**
+   * The spare budget's count: Ms counted against maxSpareThreads ({@link M#spare}), running a
+   * task without a live P, or in a blocking call they counted themselves for. Changed by CAS or
+   * atomic add only: blocking calls count and uncount themselves without the lock (Syscall), lock
+   * holders count the Ms they take a P from ({@link #reserve}, {@link #settle}).
+   */
+  volatile int count;
+
+  Spares(Scheduler s) {
+    this.s = s;
+  }
+
+  /**
+   * Reserves a place in the budget: false when maxSpareThreads are counted already. A CAS loop,
+   * not a check under the lock: a blocking call counts itself without it.
+   */
+  boolean tryAdd() {
+    int max = s.config.maxSpareThreads();
+    for (int n = count; n < max; n = count) {
+      if (U_COUNT.compareAndSet(this, n, n + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Gives a place back (an M stops being a spare, or a reservation was not used). */
+  void remove() {
+    U_COUNT.getAndAdd(this, -1); // atomic: counts and uncounts race without the lock
+  }
+
+  /**
+   * Before a CAS that takes mp's P: 0 if mp is counted already (its call counted itself:
+   * Syscall#entersyscall), 1 if a place in the budget is now reserved for it, -1 if the budget
+   * is spent (then the P stays: past the budget, calls keep their P). Reserving first keeps the
+   * count within maxSpareThreads while calls count themselves without the lock.
+   */
+  int reserve(M mp) {
+    if (mp == null || mp.spare()) {
+      return 0;
+    }
+    return tryAdd() ? 1 : -1;
+  }
+
+  /**
+   * After that CAS: won, mp is a spare, counted once (if its call counted itself meanwhile, our
+   * reservation goes back); lost, the reservation goes back.
+   */
+  void settle(M mp, int reserved, boolean won) {
+    if (reserved == 1 && (!won || !mp.markSpare())) {
+      remove();
+    }
+  }
+
+  /**
+   * m counts itself as a spare, if nobody has and the budget has room (a call that work waits
+   * behind, a returning call, a task run on): true if this counted it. m's own thread. Its flag's
+   * CAS races only sysmon counting m for a retake of its running task; that count then stands.
+   */
+  boolean addSelf(M m) {
+    if (m.spare() || !tryAdd()) {
+      return false;
+    }
+    if (!m.markSpare()) {
+      remove(); // sysmon counted m meanwhile
+      return false;
+    }
+    return true;
+  }
+
+  /** m, holding a P again, stops being a spare (its own thread). */
+  void removeSelf(M m) {
+    if (m.spare()) {
+      m.clearSpare();
+      remove();
+    }
+  }
+
 
   /**
    * How often a spare that finds nothing to take without the lock retries (tryLock, yielding its
@@ -54,13 +141,10 @@ final class Spares {
       locked = false;
       try {
         if (m.spare()) { // a task finished P-less after its blocking call (Syscall): spare no more
-          s.retake.removeSelfAsSpare(m);
+          s.spares.removeSelf(m);
           Lifecycle.tryTidyLocked(s);
         }
-        pp = s.idle.pidleget();
-        if (pp == null) {
-          pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
-        }
+        pp = findPLocked(s, m, null);
         if (pp == null) {
           // Or one an idle M is late to pick up. Here, not in stopm: an M that merely found
           // nothing to do would take back the spinner wakep just started for it.
@@ -76,6 +160,22 @@ final class Spares {
         return SchedulingLoop.RETRY;
       }
     }
+  }
+
+  /**
+   * Where an M without a P finds one, lock held: {@code prefer} if it is idle (exitsyscall's old
+   * P), any idle P, or the P of another M's blocking call that work waits for (the hand-off
+   * sysmon's next round would make, to an M already awake). Null: none to be had now.
+   */
+  static P findPLocked(Scheduler s, M m, P prefer) {
+    P pp = prefer != null ? s.idle.pidlegetSpecific(prefer) : null;
+    if (pp == null) {
+      pp = s.idle.pidleget();
+    }
+    if (pp == null) {
+      pp = s.retake.takeSyscallPLocked(m);
+    }
+    return pp;
   }
 
   /**
@@ -105,7 +205,7 @@ final class Spares {
       return false; // retired in transit (acquirep finished it off): still a spare
     }
     m.parkAtOnce = false;
-    s.retake.removeSelfAsSpare(m);
+    s.spares.removeSelf(m);
     return true;
   }
 

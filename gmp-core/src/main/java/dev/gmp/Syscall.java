@@ -46,11 +46,11 @@ final class Syscall {
     // Work waits, so this call's P will likely be taken: count the M against the spare budget
     // now, before the P shows Psyscall, so that whoever takes it needs no lock to count us and
     // our return needs none to know we are counted (Spares#takeFree). Past the budget, or if
-    // sysmon counted us for a retake of our running task: not counted by us (Retake#reserveSpare).
+    // sysmon counted us for a retake of our running task: not counted by us (Spares#reserve).
     // While threads wait for a CPU the call keeps its P, as past the budget (Oversubscription).
     boolean holdBack = workWaits && s.sysmon.oversubscription.holdsBack(s);
     boolean precounted =
-        workWaits && !holdBack && s.retake.addSelfAsSpare(m);
+        workWaits && !holdBack && s.spares.addSelf(m);
     gp.setStatus(G.Gsyscall);
     // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
     // and exitsyscall takes the slow path (token -1).
@@ -93,7 +93,7 @@ final class Syscall {
         : pp.exitSyscall(m.syscallToken)) {
       if (m.spare()) { // counted for this call (nobody else counts an M whose P it did not take)
         m.precountTok = 0;
-        m.sched.retake.removeSelfAsSpare(m);
+        m.sched.spares.removeSelf(m);
       }
       gp.setStatus(G.Grunning);
       if (Jfr.on) {
@@ -123,16 +123,10 @@ final class Syscall {
       s.lock.lock();
       try {
         s.retake.dropOrphanLocked(m);
-        pp = s.idle.pidlegetSpecific(oldp);
-        if (pp == null) {
-          pp = s.idle.pidleget();
-        }
-        if (pp == null) {
-          pp = s.retake.takeSyscallPLocked(m); // another call's P, when work waits for it
-        }
+        pp = Spares.findPLocked(s, m, oldp);
         if (pp == null
             && s.runState < Scheduler.STOP
-            && s.retake.addSelfAsSpare(m)) { // dropOrphanLocked above uncounted it
+            && s.spares.addSelf(m)) { // dropOrphanLocked above uncounted it
           // No P, but the spare budget has room: finish the task P-less, as a spare (counted
           // until the M looks for a P again: Spares.reacquire), rather than wait for a
           // P while its thread holds the stack. What it submits meanwhile goes to the global queue.

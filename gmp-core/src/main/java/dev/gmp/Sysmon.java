@@ -187,14 +187,14 @@ final class Sysmon implements Runnable {
    */
   private boolean maySleep() {
     Idle idle = s.idle;
-    if ((idle.npidle != s.gomaxprocs || s.threads.nmspare != 0) && !waiting) {
+    if ((idle.npidle != s.gomaxprocs || s.spares.count != 0) && !waiting) {
       return false;
     }
     s.lock.lock();
     try {
       waiting =
           idle.npidle == s.gomaxprocs
-              && s.threads.nmspare == 0
+              && s.spares.count == 0
               && !s.threads.anyStarting()
               && s.global.liveSizeLocked() == 0
               && s.retake.zombies.isEmpty()

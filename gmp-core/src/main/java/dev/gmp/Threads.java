@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The Ms' life cycle (Go's allm, newm, mexit): creating a thread for an M, its check-in, the
@@ -56,8 +55,6 @@ final class Threads {
   static final long MAX_BACKOFF_NANOS = 4_000_000_000L;
 
   private static final AtomicInteger POOL_IDS = new AtomicInteger();
-  private static final AtomicIntegerFieldUpdater<Threads> U_NMSPARE =
-      AtomicIntegerFieldUpdater.newUpdater(Threads.class, "nmspare");
 
   private final Scheduler s;
 
@@ -65,33 +62,6 @@ final class Threads {
   volatile int mcount;
   private long mnext = 1;
   volatile M[] allm = new M[0];
-
-  /**
-   * Ms counted against the spare budget (M#spare): running a task without a live P, or in a
-   * blocking call they counted themselves for. Changed by CAS or atomic add only: blocking calls
-   * count and uncount themselves without the lock (Syscall), lock holders count the Ms they take
-   * a P from.
-   */
-  volatile int nmspare;
-
-  /**
-   * Reserves a place in the spare budget: false when maxSpareThreads are counted already. A CAS
-   * loop, not a check under the lock: a blocking call counts itself without it.
-   */
-  boolean tryAddSpare() {
-    int max = s.config.maxSpareThreads();
-    for (int n = nmspare; n < max; n = nmspare) {
-      if (U_NMSPARE.compareAndSet(this, n, n + 1)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Gives a place back (an M stops being a spare, or a reservation was not used). */
-  void removeSpare() {
-    U_NMSPARE.getAndAdd(this, -1); // atomic: counts and uncounts race without the lock
-  }
 
   /** Ms ever allocated, and the most alive at once (stats). */
   volatile long created;
@@ -470,7 +440,7 @@ final class Threads {
       if (next != null) {
         s.idle.returnPLocked(next);
       }
-      s.retake.removeSelfAsSpare(m); // mexit runs on m's own thread
+      s.spares.removeSelf(m); // mexit runs on m's own thread
       spinning = m.spinning;
       m.spinning = false;
       m.setLife(M.DEAD);

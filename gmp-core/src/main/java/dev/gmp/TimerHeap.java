@@ -14,10 +14,10 @@ import java.util.List;
  * <p>{@link #nextWhen()} is the earliest deadline (or {@link Timers#NONE}), read without the lock
  * by the owner once per scheduling round and by parkers; it is the heap's word in Dekker pair F.
  * A cancelled entry stays until it reaches the top or the cancelled count passes a quarter of the
- * heap, when whoever holds the lock compacts (Go's zombies).
+ * heap, when whoever holds the lock compacts (Go's zombie timers).
  */
 final class TimerHeap {
-  private static final VarHandle ZOMBIES;
+  private static final VarHandle CANCELLED;
   private static final VarHandle NEXT_WHEN; // writes only: the hot read is the field's own
   private static final VarHandle SIZE;
   private static final VarHandle LOCKED;
@@ -25,7 +25,7 @@ final class TimerHeap {
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
-      ZOMBIES = l.findVarHandle(TimerHeap.class, "zombies", int.class);
+      CANCELLED = l.findVarHandle(TimerHeap.class, "cancelledEntries", int.class);
       NEXT_WHEN = l.findVarHandle(TimerHeap.class, "nextWhen", long.class);
       SIZE = l.findVarHandle(TimerHeap.class, "size", int.class);
       LOCKED = l.findVarHandle(TimerHeap.class, "locked", int.class);
@@ -66,11 +66,11 @@ final class TimerHeap {
 
   /** Cancelled entries still here: a hint (cancel adds without the lock), exact after compaction. */
   @SuppressWarnings("unused")
-  private volatile int zombies;
+  private volatile int cancelledEntries;
 
   /**
    * Drained and its count handed over (takeCancelledCountLocked; the heap of a dead P): a cancel
-   * that counts a zombie here afterwards moves it to the executor's count (reclaimLateCancel).
+   * that counts a cancelled entry here afterwards moves it to the executor's count (reclaimLateCancel).
    */
   private volatile boolean retired;
 
@@ -116,20 +116,20 @@ final class TimerHeap {
    * the other in two steps, so a read between them may count it twice for that moment.
    */
   long cancelledCount() {
-    return removedCancelled + zombies;
+    return removedCancelled + cancelledEntries;
   }
 
   private void setSize(int n) {
     SIZE.setOpaque(this, n); // opaque: racy readers want a recent value, not an ordering
   }
 
-  int zombies() {
-    return zombies;
+  int cancelledEntries() {
+    return cancelledEntries;
   }
 
   /** The live count for stats: entries less the cancelled ones; racy reads, no lock. */
   int live() {
-    return Math.max(0, size() - zombies);
+    return Math.max(0, size() - cancelledEntries);
   }
 
   /** Adds t, unless it was cancelled out of every heap (ScheduledTask#enterHeap). Lock held. */
@@ -179,11 +179,11 @@ final class TimerHeap {
     }
   }
 
-  /** A cancelled entry leaves (lock held): it moves from the zombies to the removed count. */
+  /** A cancelled entry leaves (lock held): it moves from the in-heap count to the removed count. */
   private void uncount(ScheduledTask<?> t) {
     removedCancelled++;
-    if (t.uncountZombie()) {
-      ZOMBIES.getAndAdd(this, -1); // atomic: cancel adds concurrently without the lock
+    if (t.uncountCancel()) {
+      CANCELLED.getAndAdd(this, -1); // atomic: cancel adds concurrently without the lock
     }
   }
 
@@ -191,16 +191,16 @@ final class TimerHeap {
   private void leftLive(ScheduledTask<?> t) {
     if (!t.leaveLive()) {
       removedCancelled++;
-      ZOMBIES.getAndAdd(this, -1); // atomic, as in uncount
+      CANCELLED.getAndAdd(this, -1); // atomic, as in uncount
     }
   }
 
   /**
-   * A cancel of one of our entries: counts the zombie and compacts when they pass a quarter of
+   * A cancel of one of our entries: counts the cancelled entry and compacts when they pass a quarter of
    * the heap (tryLock: the canceller never waits; the next one, or the owner, compacts instead).
    */
   void noteCancelled() {
-    int z = (int) ZOMBIES.getAndAdd(this, 1) + 1; // atomic: any thread cancels
+    int z = (int) CANCELLED.getAndAdd(this, 1) + 1; // atomic: any thread cancels
     if (z >= MIN_COMPACT && z > size() / 4 && tryLock()) {
       try {
         compactLocked();
@@ -220,7 +220,7 @@ final class TimerHeap {
       if (t.isCancelled()) {
         t.heap = null;
         removedCancelled++;
-        if (t.uncountZombie()) {
+        if (t.uncountCancel()) {
           counted++;
         }
       } else {
@@ -230,7 +230,7 @@ final class TimerHeap {
     for (int i = k; i < n; i++) {
       a[i] = null;
     }
-    ZOMBIES.getAndAdd(this, -counted); // atomic: cancels racing the scan add without the lock
+    CANCELLED.getAndAdd(this, -counted); // atomic: cancels racing the scan add without the lock
     setSize(k);
     for (int i = k < 2 ? -1 : (k - 2) >>> 2; i >= 0; i--) { // Floyd: last parent down to the root
       siftDown(i, a[i]);
@@ -263,7 +263,7 @@ final class TimerHeap {
   /** A drained heap leaves the live Ps: hands its cancel count over and starts again. Lock. */
   long takeCancelledCountLocked() {
     retired = true; // volatile, before the getAndSet: Dekker with a late cancel (Timers#cancelled)
-    long n = removedCancelled + (int) ZOMBIES.getAndSet(this, 0); // atomic: racing cancels
+    long n = removedCancelled + (int) CANCELLED.getAndSet(this, 0); // atomic: racing cancels
     removedCancelled = 0;
     return n;
   }
@@ -273,13 +273,13 @@ final class TimerHeap {
   }
 
   /**
-   * A cancel counted a zombie here, then found the heap retired: takes one unit back (false if
+   * A cancel counted a cancelled entry here, then found the heap retired: takes one unit back (false if
    * none is left: the hand-over took it), for the caller to count elsewhere. Units are alike, so
    * each is moved once, by the hand-over or by one late canceller.
    */
   boolean reclaimLateCancel() {
-    for (int z = zombies; z > 0; z = zombies) {
-      if (ZOMBIES.compareAndSet(this, z, z - 1)) { // CAS: other cancels and the owner race us
+    for (int z = cancelledEntries; z > 0; z = cancelledEntries) {
+      if (CANCELLED.compareAndSet(this, z, z - 1)) { // CAS: other cancels and the owner race us
         return true;
       }
     }
@@ -290,7 +290,7 @@ final class TimerHeap {
   int cancelPeriodicLocked() {
     int n = 0;
     for (int i = 0; i < size; i++) {
-      // cancelQuietly: no zombie hook; compactLocked below removes and counts it
+      // cancelQuietly: no cancelled-entry hook; compactLocked below removes and counts it
       if (a[i].isPeriodic() && a[i].cancelQuietly()) {
         n++;
       }

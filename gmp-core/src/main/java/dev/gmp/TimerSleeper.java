@@ -126,7 +126,7 @@ final class TimerSleeper {
     long min = Timers.NONE;
     for (P p : s.procs.all) {
       TimerHeap h = p.timers;
-      if (h.zombies() != 0 && h.nextWhen() != Timers.NONE && h.tryLock()) {
+      if (h.cancelledEntries() != 0 && h.nextWhen() != Timers.NONE && h.tryLock()) {
         try {
           h.cleanHeadLocked();
         } finally {

@@ -155,7 +155,7 @@ final class Timers {
   }
 
   /**
-   * A cancel: a zombie of {@code h}, the heap that holds it (which counts it), or, for a task in
+   * A cancel: a cancelled entry of {@code h}, the heap that holds it (which counts it), or, for a task in
    * no heap (running, queued, due at once), counted here.
    */
   void cancelled(TimerHeap h) {

@@ -183,7 +183,7 @@ class LateHandoffTest {
         // can meet (it uncounts the caller, and a call counting itself takes the slot first).
         caller.clearSpare();
         assertTrue(new M(sc, 4).markSpare());
-        assertEquals(1, sc.threads.nmspare);
+        assertEquals(1, sc.spares.count);
       }
 
       Syscall.exitsyscall(caller, gp);
@@ -214,7 +214,7 @@ class LateHandoffTest {
     M spare = new M(s, 2);
     s.lock.lock();
     try {
-      assertTrue(s.retake.addSelfAsSpare(spare)); // it finished its task P-less after a blocking call
+      assertTrue(s.spares.addSelf(spare)); // it finished its task P-less after a blocking call
     } finally {
       s.lock.unlock();
     }
@@ -228,7 +228,7 @@ class LateHandoffTest {
 
     assertTrue(r.get(10, TimeUnit.SECONDS), "reacquire found a P");
     assertSame(p0, spare.p, "the late hand-off's P");
-    assertEquals(0, s.threads.nmspare, "a spare no more");
+    assertEquals(0, s.spares.count, "a spare no more");
     assertNull(late.takeNextp());
   }
 }

@@ -33,7 +33,7 @@ class OversubscriptionTest {
   /** Fills the spare budget up to the floor below which nothing is held back. */
   private void sparesInFlight(int n) {
     for (int i = 0; i < n; i++) {
-      assertTrue(s.retake.addSelfAsSpare(new M(s, 100 + i)));
+      assertTrue(s.spares.addSelf(new M(s, 100 + i)));
     }
   }
 
@@ -84,12 +84,12 @@ class OversubscriptionTest {
     G gp = TestSupport.running(m);
     P p0 = m.p;
     p0.runq.put(TestSupport.g(1), false, s.global);
-    int spares = s.threads.nmspare;
+    int spares = s.spares.count;
 
     Syscall.entersyscall(m, gp);
 
     assertFalse(m.spare(), "not counted: the call keeps its P, as past the budget");
-    assertEquals(spares, s.threads.nmspare);
+    assertEquals(spares, s.spares.count);
     assertEquals(0, m.precountTok);
     assertFalse(Spares.takeFree(new M(s, 99)), "so no returning M takes it without the lock");
     long start = p0.syscallwhen();

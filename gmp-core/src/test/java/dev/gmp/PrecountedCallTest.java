@@ -81,12 +81,12 @@ class PrecountedCallTest {
     Syscall.entersyscall(m, gp); // no idle M: no eager hand-off
 
     assertTrue(m.spare(), "counted as its call starts");
-    assertEquals(1, s.threads.nmspare);
+    assertEquals(1, s.spares.count);
     assertEquals(p0.statusRaw(), m.precountTok, "with the call's token");
     Syscall.exitsyscall(m, gp);
     assertSame(p0, m.p, "the fast path kept the P");
     assertFalse(m.spare());
-    assertEquals(0, s.threads.nmspare, "and ended the count");
+    assertEquals(0, s.spares.count, "and ended the count");
     assertEquals(0, m.precountTok);
   }
 
@@ -96,17 +96,17 @@ class PrecountedCallTest {
     G gp = TestSupport.running(m);
     Syscall.entersyscall(m, gp);
     assertFalse(m.spare());
-    assertEquals(0, s.threads.nmspare);
+    assertEquals(0, s.spares.count);
     assertEquals(0, m.precountTok);
     Syscall.exitsyscall(m, gp);
-    assertEquals(0, s.threads.nmspare);
+    assertEquals(0, s.spares.count);
   }
 
   @Test
   void pastTheBudgetACallDoesNotCountItselfAndNobodyTakesItsP() {
     Scheduler sc = sched(1);
     M spare = new M(sc, 9);
-    assertTrue(sc.retake.addSelfAsSpare(spare), "the one slot");
+    assertTrue(sc.spares.addSelf(spare), "the one slot");
     M m = TestSupport.mWithP(sc, 1);
     TestSupport.mWithP(sc, 2); // no idle P
     G gp = TestSupport.running(m);
@@ -116,13 +116,13 @@ class PrecountedCallTest {
     Syscall.entersyscall(m, gp);
 
     assertFalse(m.spare(), "no room: not counted");
-    assertEquals(1, sc.threads.nmspare);
+    assertEquals(1, sc.spares.count);
     assertFalse(Spares.takeFree(spare), "only a counted call's P is taken without the lock");
     assertFalse(sc.retake.retakeSyscall(p0, p0.statusRaw(), false), "nor by sysmon: no room");
     assertEquals(P.Psyscall, p0.status());
     Syscall.exitsyscall(m, gp);
     assertSame(p0, m.p);
-    assertEquals(1, sc.threads.nmspare);
+    assertEquals(1, sc.spares.count);
   }
 
   @Test
@@ -134,15 +134,15 @@ class PrecountedCallTest {
     p0.runq.put(TestSupport.g(1), false, s.global);
     Syscall.entersyscall(m1, g1);
     M spare = new M(s, 3);
-    assertTrue(s.retake.addSelfAsSpare(spare)); // its task, run P-less, is done
-    assertEquals(2, s.threads.nmspare);
+    assertTrue(s.spares.addSelf(spare)); // its task, run P-less, is done
+    assertEquals(2, s.spares.count);
     lockElsewhere();
 
     assertTrue(withoutLock("takeFree", () -> Spares.takeFree(spare)), "took P0");
     assertSame(p0, spare.p);
     assertSame(spare, p0.m());
     assertFalse(spare.spare(), "the taker holds a P: its count ended");
-    assertEquals(1, s.threads.nmspare, "the call's own count remains");
+    assertEquals(1, s.spares.count, "the call's own count remains");
 
     withoutLock("exitsyscall", () -> {
       Syscall.exitsyscall(m1, g1);
@@ -151,7 +151,7 @@ class PrecountedCallTest {
     assertNull(m1.p, "its P is gone: it finishes its task P-less");
     assertTrue(m1.spare(), "still counted, by itself");
     assertEquals(G.Grunning, g1.status());
-    assertEquals(1, s.threads.nmspare);
+    assertEquals(1, s.spares.count);
     assertEquals(1, s.counters.retakes.sum());
   }
 }

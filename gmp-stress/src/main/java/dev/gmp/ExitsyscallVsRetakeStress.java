@@ -57,7 +57,7 @@ public class ExitsyscallVsRetakeStress {
   @Arbiter
   public void arbiter(L_Result r) {
     int owners = (m1.p == p0 && p0.status() == P.Prunning ? 1 : 0) + handedTo(s, p0);
-    String spare = " nmspare=" + s.threads.nmspare;
+    String spare = " nmspare=" + s.spares.count;
     if (owners == 1 && m1.p == p0) {
       r.r1 = "M1 kept P0" + spare;
     } else if (owners == 1 && m1.p != null) {

@@ -69,7 +69,7 @@ public class ExitsyscallVsTakeStress {
     boolean m2Owns = m2.p == p0 && p0.m() == m2;
     boolean sane =
         p0.status() == P.Prunning
-            && s.threads.nmspare == 1
+            && s.spares.count == 1
             && handedTo(s, p1) == 1
             && m1.spare() != m1Owns
             && m2.spare() != m2Owns;
@@ -79,7 +79,7 @@ public class ExitsyscallVsTakeStress {
       r.r1 = "M2 took P0, M1 spare";
     } else {
       r.r1 = "m1.p=" + m1.p + " m2.p=" + m2.p + " p0.m=" + p0.m() + " p0=" + p0.status()
-          + " nmspare=" + s.threads.nmspare + " spare=" + m1.spare() + "/" + m2.spare()
+          + " nmspare=" + s.spares.count + " spare=" + m1.spare() + "/" + m2.spare()
           + " p1 handed=" + handedTo(s, p1);
     }
   }

@@ -46,7 +46,7 @@ public class PrecountedCallVsFreeTakeStress {
     if (!m1.spare() || m1.precountTok != p0.statusRaw()) {
       throw new IllegalStateException("the call did not count itself");
     }
-    if (!s.retake.addSelfAsSpare(m2)) {
+    if (!s.spares.addSelf(m2)) {
       throw new IllegalStateException("no budget for M2");
     }
   }
@@ -67,7 +67,7 @@ public class PrecountedCallVsFreeTakeStress {
     boolean m2Owns = m2.p == p0 && p0.m() == m2;
     boolean sane =
         p0.status() == P.Prunning
-            && s.threads.nmspare == 1
+            && s.spares.count == 1
             && m1.spare() != m1Owns
             && m2.spare() != m2Owns
             && took == m2Owns
@@ -79,7 +79,7 @@ public class PrecountedCallVsFreeTakeStress {
       r.r1 = "M2 took P0, M1 spare";
     } else {
       r.r1 = "m1.p=" + m1.p + " m2.p=" + m2.p + " p0.m=" + p0.m() + " p0=" + p0.status()
-          + " nmspare=" + s.threads.nmspare + " spare=" + m1.spare() + "/" + m2.spare()
+          + " nmspare=" + s.spares.count + " spare=" + m1.spare() + "/" + m2.spare()
           + " took=" + took;
     }
   }

@@ -73,13 +73,13 @@ public class TimerCancelVsMoveStress {
   public void arbiter(L_Result r) {
     long counted =
         s.timers.cancelledElsewhere.sum() + p0.timers.cancelledCount() + p1.timers.cancelledCount();
-    int liveExact = p0.timers.size() - p0.timers.zombies() + p1.timers.size() - p1.timers.zombies();
-    if (cancelled && counted == 1 && liveExact == 0 && p0.timers.zombies() >= 0
-        && p1.timers.zombies() >= 0) {
+    int liveExact = p0.timers.size() - p0.timers.cancelledEntries() + p1.timers.size() - p1.timers.cancelledEntries();
+    if (cancelled && counted == 1 && liveExact == 0 && p0.timers.cancelledEntries() >= 0
+        && p1.timers.cancelledEntries() >= 0) {
       r.r1 = "counted once, none live";
     } else {
       r.r1 = "cancelled=" + cancelled + " counted=" + counted + " live=" + liveExact + " p1 size="
-          + p1.timers.size() + " zombies=" + p0.timers.zombies() + "/" + p1.timers.zombies();
+          + p1.timers.size() + " cancelled entries=" + p0.timers.cancelledEntries() + "/" + p1.timers.cancelledEntries();
     }
   }
 }

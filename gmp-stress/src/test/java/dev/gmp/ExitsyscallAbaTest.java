@@ -31,7 +31,7 @@ class ExitsyscallAbaTest {
     p0.runq.put(StressSupport.g(3), false, s.global); // work waits: the retake hands P0 off
     p0.sysmonSyscalltick = p0.syscalltick();
     s.sysmon.retake(System.nanoTime() + 1_000_000_000L); // M1's call retaken, P0 to a new M
-    assertEquals(1, s.threads.nmspare, "M1 is spare while its call runs P-less");
+    assertEquals(1, s.spares.count, "M1 is spare while its call runs P-less");
     M m2 = s.threads.allm[0];
     assertSame(p0, m2.nextp);
     m2.nextp = null;
@@ -45,12 +45,12 @@ class ExitsyscallAbaTest {
     Syscall.exitsyscall(m1, g1); // must not win P0 (Psyscall again, but M2's call)
     assertSame(p1, m1.p, "M1 took the idle P1 through the slow path");
     assertEquals(P.Psyscall, p0.status(), "P0 still belongs to M2's call");
-    assertEquals(0, s.threads.nmspare, "M1 left its call and holds a P: not spare");
+    assertEquals(0, s.spares.count, "M1 left its call and holds a P: not spare");
 
     Syscall.exitsyscall(m2, g2);
     assertSame(p0, m2.p, "M2's fast path keeps P0");
     assertSame(m2, p0.m());
     assertEquals(P.Prunning, p0.status());
-    assertEquals(0, s.threads.nmspare);
+    assertEquals(0, s.spares.count);
   }
 }

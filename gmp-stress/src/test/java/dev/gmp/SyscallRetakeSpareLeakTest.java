@@ -55,6 +55,6 @@ class SyscallRetakeSpareLeakTest {
 
     assertSame(s.procs.all[1], m1.p, "M1 runs on with the other P");
     assertEquals(1, StressSupport.handedTo(s, p0), "P0 went to exactly one new M");
-    assertEquals(0, s.threads.nmspare, "M1 holds a P and left its blocking call: it is not a spare M");
+    assertEquals(0, s.spares.count, "M1 holds a P and left its blocking call: it is not a spare M");
   }
 }
