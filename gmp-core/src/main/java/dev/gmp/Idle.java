@@ -282,6 +282,27 @@ final class Idle extends IdlePad2 {
     }
   }
 
+  /**
+   * handoffp: give a P whose M is gone (blocked) to an M that will use it: one with work if the P
+   * or the global queue has some, a spinning one if nobody spins and no P is idle, else idle it.
+   * Returns the M to {@link #launch} once the lock is released (null: the P went idle). Retake
+   * calls it in the same lock hold as its budget check, so the M it counted on is still there.
+   * Lock held.
+   */
+  M handoffLocked(P pp) {
+    s.counters.handoffs.increment();
+    if (!pp.runq.isEmpty() || s.global.liveSizeLocked() != 0) {
+      return claimMLocked(pp, false);
+    }
+    if (claimSpinning()) {
+      needspinning = 0;
+      return claimMLocked(pp, true);
+    }
+    pidleput(pp);
+    Lifecycle.tryTidyLocked(s);
+    return null;
+  }
+
   /** The unlocked half of startm: start the new M's thread, or wake the idle one. */
   void launch(M nmp) {
     if (nmp == null) {

@@ -165,6 +165,21 @@ final class Lifecycle {
     }
   }
 
+  /**
+   * The termination funnel for a thread that holds no lock and may just have cleared the last
+   * thing a shutdown waited for (a cancelled timer, a moved heap, sysmon's retry): tidy up under
+   * the lock, then finish outside it.
+   */
+  static void tidy(Scheduler s) {
+    s.lock.lock();
+    try {
+      tryTidyLocked(s);
+    } finally {
+      s.lock.unlock();
+    }
+    finishTermination(s);
+  }
+
   /** When shut down and nothing is queued, running or blocked: tell every thread to exit. */
   static void tryTidyLocked(Scheduler s) {
     if (s.runState < Scheduler.SHUTDOWN || s.runState >= Scheduler.TIDYING) {

@@ -90,7 +90,7 @@ final class Retake {
       if (!eager) { // the call giving its own P away is a hand-off, not a retake (GmpStats)
         s.counters.retakes.increment();
       }
-      next = handoffLocked(pp);
+      next = s.idle.handoffLocked(pp);
     } finally {
       s.lock.unlock();
     }
@@ -215,7 +215,7 @@ final class Retake {
       if (detected) {
         s.counters.blockRetakes.increment();
       }
-      next = handoffLocked(np);
+      next = s.idle.handoffLocked(np);
     } finally {
       s.lock.unlock();
     }
@@ -290,28 +290,6 @@ final class Retake {
       return 1;
     }
     return 0;
-  }
-
-  /**
-   * handoffp: give a P whose M is gone (blocked) to an M that will use it: one with work if the P
-   * or the global queue has some, a spinning one if nobody spins and no P is idle, else idle it.
-   * Returns the M to {@link #launch} once the lock is released (null: the P went idle). Retake
-   * calls it in the same lock hold as its budget check, so the M it counted on is still there.
-   * Lock held.
-   */
-  M handoffLocked(P pp) {
-    Idle idle = s.idle;
-    s.counters.handoffs.increment();
-    if (!pp.runq.isEmpty() || s.global.liveSizeLocked() != 0) {
-      return idle.claimMLocked(pp, false);
-    }
-    if (idle.claimSpinning()) {
-      idle.needspinning = 0;
-      return idle.claimMLocked(pp, true);
-    }
-    idle.pidleput(pp);
-    Lifecycle.tryTidyLocked(s);
-    return null;
   }
 
   /**

@@ -298,13 +298,7 @@ final class Sysmon implements Runnable {
 
   /** A shut-down executor's tidy-up, retried each round until it terminates. */
   private int tidy() {
-    s.lock.lock();
-    try {
-      Lifecycle.tryTidyLocked(s);
-    } finally {
-      s.lock.unlock();
-    }
-    Lifecycle.finishTermination(s);
+    Lifecycle.tidy(s);
     return 0;
   }
 

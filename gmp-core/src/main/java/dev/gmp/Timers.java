@@ -173,13 +173,7 @@ final class Timers {
   }
 
   private void tidyAfterCancel() {
-    s.lock.lock();
-    try {
-      Lifecycle.tryTidyLocked(s); // the last pending timer of a shut-down executor is gone
-    } finally {
-      s.lock.unlock();
-    }
-    Lifecycle.finishTermination(s);
+    Lifecycle.tidy(s); // the last pending timer of a shut-down executor may be gone
   }
 
   // ---------------------------------------------------------------- firing
@@ -352,11 +346,10 @@ final class Timers {
     s.lock.lock();
     try {
       movesPending--;
-      Lifecycle.tryTidyLocked(s);
     } finally {
       s.lock.unlock();
     }
-    Lifecycle.finishTermination(s);
+    Lifecycle.tidy(s);
   }
 
   /** Whether shutdown's sweep of the heaps is done: tidy waits for it. Lock held. */
