@@ -16,21 +16,22 @@ import java.nio.file.Path;
  * sysmon from outside:
  *
  * <ol>
- *   <li>its CPU clock ({@code ThreadMXBean.getThreadCpuTime}, 0.3-0.6 us a read on the reference
- *       VM), sampled each round in which work waits: how much of the last round it spent on a
+ *   <li>its CPU clock ({@code ThreadMXBean.getThreadCpuTime}, a VM call cheap enough for every
+ *       round), sampled each round in which work waits: how much of the last round it spent on a
  *       CPU;
- *   <li>{@code Thread.getState()} (a field read, ~1 ns): WAITING or TIMED_WAITING mean the thread
+ *   <li>{@code Thread.getState()} (a field read): WAITING or TIMED_WAITING mean the thread
  *       itself chose to wait (park, sleep, Object.wait, a j.u.c lock) and can never be a
  *       CPU-bound task;
  *   <li>for a RUNNABLE thread, which is what Java reports for a thread blocked in a socket or file
  *       read, the kernel's own state of that thread ({@code /proc/self/task/TID/stat} on Linux,
- *       4-6 us to open and read): S or D is asleep in the kernel, R is running or waiting for a
+ *       an open and a read, the dearest of the three; each probe's cost is in docs/design.md,
+ *       section 3.1): S or D is asleep in the kernel, R is running or waiting for a
  *       CPU. Only this tells a read from a CPU-bound task the OS has preempted, whose CPU clock
  *       stands still just the same.
  * </ol>
  *
  * <p>The verdict, per M at each round where work waits (SysmonRetake#retakeFromTask), always from two
- * samples a round apart (~70-170 us: Go's "a syscall still there one sysmon tick later"):
+ * samples a round apart (Go's "a syscall still there one sysmon tick later"):
  *
  * <ul>
  *   <li>WAITING or TIMED_WAITING (parked, sleeping, in Object.wait, a j.u.c lock): {@link
@@ -41,17 +42,16 @@ import java.nio.file.Path;
  *   <li>RUNNABLE (Java's state for a socket or pipe read): asleep to the kernel counts as blocked
  *       once it spent less than half of each of the last two rounds on a CPU; {@link #BLOCKED}
  *       if the kernel had it asleep at the look before too and it spent less than an eighth of
- *       the time between on a CPU (one kernel sample alone caught threads in a moment's sleep:
+ *       the time between on a CPU (one kernel sample alone catches threads in a moment's sleep:
  *       a class load from the jar, a JVM-internal lock, during a server's warm-up);
  *   <li>{@link #SUSPECT} if it waits now but the earlier sample is missing: sysmon comes back
  *       sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for the second look;
  *   <li>{@link #NO} otherwise, and always for BLOCKED on a monitor ({@code synchronized}): that is
  *       left to the time-slice rule. A contended monitor is nearly always a convoy behind a
  *       holder that runs (or was preempted: the CPU is what is short), and handing the waiters'
- *       Ps to new threads multiplies runnable threads exactly then: the JDK HttpServer with 16
- *       clients (its {@code lolock}) served 11.3k req/s with monitor waits retaken fast, 17.6k
- *       without (ForkJoinPool 15.8k; load average 6 on 2 cores). A holder that blocks inside
- *       the monitor is itself caught here, in its sleep, wait or read.
+ *       Ps to new threads multiplies runnable threads exactly then (the JDK HttpServer's {@code
+ *       lolock} served fewer requests with monitor waits retaken: docs/design.md, section 3.1).
+ *       A holder that blocks inside the monitor is itself caught here, in its sleep, wait or read.
  * </ul>
  *
  * <p>Hysteresis, so that blocking for microseconds at a time causes no retake: the evidence spans
@@ -133,10 +133,10 @@ final class BlockDetector {
     Thread.State ts = t.getState();
     // Waiting for the scheduler's own lock (a wakep or submit inside the task, held for a few
     // steps by whoever has it) is not the task blocking: on a loaded machine two such looks in a
-    // row retook a spinning task's P (GmpExecutorMetricsTest.stealsAreCounted).
+    // row would retake a spinning task's P (GmpExecutorMetricsTest.stealsAreCounted).
     boolean waits = (ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING)
         && !mp.sched.lock.hasQueuedThread(t);
-    // RUNNABLE: ask the kernel (a /proc read, ~5 us), but only about a thread that spent less
+    // RUNNABLE: ask the kernel (a /proc read, dearest), but only about a thread that spent less
     // than half of this round and of the round before on a CPU: a running task never pays for
     // it, nor does an M just woken that is still waiting for a CPU on a busy machine.
     boolean quiet = known && 2 * dCpu < dt;
@@ -158,7 +158,7 @@ final class BlockDetector {
       return BLOCKED;
     }
     // RUNNABLE and asleep to the kernel at this look and the last, hardly on a CPU between: a
-    // read. (One kernel sample caught threads in a moment's sleep: a class load, a JVM lock.)
+    // read. (One kernel sample catches threads in a moment's sleep: a class load, a JVM lock.)
     if (!waits && wasBlocked && 8 * dCpu < dt) {
       return BLOCKED;
     }
@@ -242,7 +242,7 @@ final class BlockDetector {
 
   /**
    * The calling thread's kernel stat file, {@code /proc/self/task/TID/stat}, or null off Linux
-   * (or without /proc). Called by each M on its own thread when it starts (~8 us: one readlink).
+   * (or without /proc). Called by each M on its own thread when it starts (one readlink).
    */
   static Path ownStatFile() {
     try {
@@ -255,8 +255,9 @@ final class BlockDetector {
   }
 
   /**
-   * The threads' CPU clocks, in a holder: the JVM's management classes load (~12 ms once) on
-   * sysmon's thread at its first look, never on a worker starting up.
+   * The threads' CPU clocks, in a holder: the JVM's management classes are slow to load
+   * (docs/benchmarks.md, "Where the rest of the warm-up goes"), so they load on sysmon's thread
+   * at its first look, never on a worker starting up.
    */
   private static final class Clock {
     private static final ThreadMXBean MX = open();

@@ -24,7 +24,7 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  *
  * <p>Nothing under the lock waits for another thread: injected Gs move onto the array with
  * {@code relaxedPoll}, which returns null for a slot a producer has claimed but not yet filled
- * (plain {@code poll} spins there, so a preempted submitter used to hold every M at the lock),
+ * (plain {@code poll} spins there, so a preempted submitter would hold every M at the lock),
  * and each take moves as many as it takes (at most one batch, 128 Gs), so lock hold times do not
  * grow with the backlog. Order: FIFO within each side; an injected G queues behind what was on
  * the array when a take moved it, so it waits at most one array's length (no starvation), but a
@@ -32,8 +32,8 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  *
  * <p>"Visible" is "takeable": {@link #size} and {@link #liveSizeLocked} count the injection side
  * only once its oldest slot is filled, since a take stops at a slot a producer has claimed and not
- * yet filled. Counting such a slot kept a spinner looking at work it could not take, at 100% of a
- * CPU while the producer was descheduled. The producer fences after filling its slot and then
+ * yet filled. Counting such a slot would keep a spinner looking at work it cannot take, burning a
+ * CPU while the producer is descheduled. The producer fences after filling its slot and then
  * reads nmspinning and the run state (Scheduler#injectOrPut), so whoever did not see its G is
  * seen by it (Dekker A and C).
  *
@@ -46,8 +46,8 @@ final class GlobalQueue {
 
   /**
    * Injection-side capacity; when it is full, outside submitters put under the lock instead. 16K
-   * slots (64 KB): a burst of 10k outside submissions fits (spawn_many_remote_idle at parallelism
-   * 1: ~1.25 ms per op vs ~1.6 ms with 4K slots, whose overflow took the locked path).
+   * slots (64 KB): a burst of 10k outside submissions fits, where a smaller ring's overflow takes
+   * the locked path (docs/benchmarks.md, "Outside submissions and wake-up latency").
    */
   static final int INJECT_CAPACITY = 16384;
 
@@ -55,8 +55,8 @@ final class GlobalQueue {
    * Outside submissions, moved onto buf by locked takes. Bounded on purpose: its offer makes the
    * G countable with the CAS on the producer index (a full barrier), before the element store,
    * on every path. The unbounded variant publishes the index that links a new chunk with a
-   * lazySet after its last barrier, which needed a full fence after every inject (measured:
-   * spawn_many_remote_idle 0.9 vs 1.2-2.0 ms at parallelism 1).
+   * lazySet after its last barrier, which would need a full fence after every inject (its cost
+   * measured in docs/design.md, section 2.2).
    */
   private final MpscAtomicArrayQueue<G> injected = new MpscAtomicArrayQueue<>(INJECT_CAPACITY);
 
@@ -90,7 +90,8 @@ final class GlobalQueue {
    * Gs that already started and wait for a P on their own M's thread (exitsyscall without a P:
    * Go's lockedg). They go before everything else: each holds a thread that the spare budget
    * counts, and it needs a P only to finish, so queueing it behind new work (Go's globrunqput)
-   * let such Ms pile up and spend the budget (BlockingCalls: 10k 5 ms calls took 24 s).
+   * lets such Ms pile up and spend the budget (docs/design.md, section 3, "A returning call goes
+   * first").
    */
   private final GQueue locked = new GQueue();
 
@@ -361,8 +362,8 @@ final class GlobalQueue {
 
   /**
    * A burst must not pin a huge array forever, but a workload that refills it every millisecond
-   * must not regrow it every time either (JFR: 8% of spawn_many_local in resize when the buffer
-   * shrank after each batch and grew again on the next overflow). So it halves only after
+   * must not regrow it every time either (one that shrank after each batch grew again on the next
+   * overflow: docs/benchmarks.md, "Per-task cost on the local path"). So it halves only after
    * min(capacity, 1024) takes found it at most a quarter full.
    */
   private void shrinkIfSparse() {

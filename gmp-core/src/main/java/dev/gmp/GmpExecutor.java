@@ -174,6 +174,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * Scheduling latency so far: percentiles of how long sampled tasks waited between becoming
    * runnable and starting. Separate from {@link #stats()} because it sums a histogram (a few
    * thousand counters): cheap for a scrape or a JMX read, not for a tight polling loop.
+   *
+   * @return the sampled tasks' scheduling latency so far
    */
   public SchedulingLatency schedulingLatency() {
     return sched.counters.latency.snapshot();
@@ -186,6 +188,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * sampled. A throw goes to the executor's uncaught-exception handler and the task still runs.
    * Listeners cannot be removed; they live as long as the executor.
    *
+   * @param listener receives each sampled task's scheduling latency, in nanoseconds
    * @throws NullPointerException if listener is null
    */
   public void onSchedulingLatency(LongConsumer listener) {

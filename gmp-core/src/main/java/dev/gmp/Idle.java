@@ -21,7 +21,7 @@ final class Idle extends IdlePad2 {
    * How long the spinner wakep started may be on its way before an outside submission that finds
    * an idle P starts one more ({@link #wakeAnotherIfStale}): on a VM whose host steals CPU a
    * woken thread can wait milliseconds for its vCPU while every submission trusts it (measured
-   * in docs/benchmarks.md, "Outside bursts").
+   * in docs/benchmarks.md, "A late spinner no longer holds up outside submissions").
    */
   static final long STALE_SPINNER_NANOS = 100_000;
 
@@ -117,7 +117,7 @@ final class Idle extends IdlePad2 {
 
   /**
    * A spinning M acquired its P: the claimed one arrived, or another looks in its stead. (A spinner
-   * that began on its own, with no claim, used to look as old as the last claim: a wake-up per
+   * that began on its own, with no claim, would look as old as the last claim: a wake-up per
    * outside submission for nothing.)
    */
   void spinnerArrived() {
@@ -135,7 +135,7 @@ final class Idle extends IdlePad2 {
   /**
    * resetspinning: a spinner found work; if it was the last, wake another so none is missed. Go
    * wakes unconditionally; here only if work is still visible after the decrement (a wake-up
-   * that would find nothing costs an unpark and a park: docs/benchmarks.md, "Spinning"). Dekker (A,
+   * that would find nothing costs an unpark and a park: docs/benchmarks.md, "Ablation"). Dekker (A,
    * spinner side): a submitter that saw us spinning skipped its wakep, and its put + StoreLoad
    * pairs with the full barrier of our getAndAdd, so either it saw nmspinning == 0 and woke
    * someone itself, or we see its work now.

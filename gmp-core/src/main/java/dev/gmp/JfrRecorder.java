@@ -16,7 +16,7 @@ import jdk.jfr.RecordingState;
  *
  * <p>Registering the listener costs a few milliseconds, once per JVM, at the first executor.
  * Registering the event types and the periodic event costs much more while JFR is not up (it
- * builds its metadata, about half a second), so it waits until JFR itself is initialized ({@code
+ * builds its metadata: docs/design.md, section 10.4), so it waits until JFR is initialized ({@code
  * recorderInitialized}), which happens only when someone records or asks for the recorder. When JFR was initialized before gmp's first executor (a recording the
  * application started first), JFR's periodic thread picks the new event up at its next poll,
  * within about a second.

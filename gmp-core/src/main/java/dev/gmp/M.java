@@ -101,8 +101,8 @@ final class M implements Runnable {
   /**
    * The next sleep skips the idle spin: set by the M itself when it lets go of a P that was
    * taken from under its task (it was a spare). Its next hand-off comes from a later retake,
-   * never within the spin window: with 1 ms blocking handlers in the JDK HttpServer the spins
-   * of returning spares cost 14% as much CPU as the handlers (async-profiler).
+   * never within the spin window, so a returning spare's spin is CPU spent for nothing (measured
+   * with the JDK HttpServer: docs/design.md, section 3.1).
    */
   boolean parkAtOnce;
 
@@ -292,7 +292,7 @@ final class M implements Runnable {
   boolean sleep(long timeoutNanos, TimerSleeper kick) {
     // Spin on the note for a few microseconds before parking (as ForkJoinPool's deactivate
     // does): a wake-up that comes meanwhile costs the waker no unpark and us no park, which on
-    // the JVM is the difference between ~1 us and 10-50 us of wake-up latency.
+    // the JVM also saves most of a park's wake-up latency (docs/benchmarks.md, "Ablation").
     int spins = parkAtOnce || kick != null ? 0 : Switches.IDLE_SPINS;
     parkAtOnce = false;
     for (int i = spins; i > 0; i--) {

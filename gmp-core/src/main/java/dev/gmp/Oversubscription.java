@@ -6,7 +6,7 @@ package dev.gmp;
  * round. The sample is free (sysmon reads the clock around its sleep anyway) and measures what
  * matters here: how long a blocking call's thread, its call over, waits for a CPU before it can
  * return. While that wait is long, another thread in flight only waits as well: many short
- * calls in flight cost kernel time (a timed park and a wake-up each, ~18 us on the reference VM)
+ * calls in flight cost kernel time (a timed park and a wake-up each)
  * until the CPUs do little else (docs/benchmarks.md, "Calls in flight past the CPUs").
  *
  * <p>Then hand-offs that would grow the calls in flight wait (Syscall#entersyscall's eager
@@ -28,8 +28,8 @@ final class Oversubscription {
 
   /**
    * Calls longer than this many times the CPU wait are never held back. sysmon's lateness
-   * understates an M's wait (sysmon sleeps more, so the kernel favours it): 10 us calls, ~140 in
-   * flight, lasted ~1.4 ms with sysmon ~0.6 ms late; 5 ms calls ~5.2 ms with it ~0.2 ms late.
+   * understates an M's wait (sysmon sleeps more, so the kernel favours it), hence a wide factor
+   * (docs/benchmarks.md, "Calls in flight past the CPUs").
    */
   static final int CALL_TO_LATE = 8;
 

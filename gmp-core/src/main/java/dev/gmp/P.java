@@ -104,7 +104,7 @@ final class P extends PPad1 {
   // token an M gets for its blocking call matches no later syscall on the same P: without it,
   // a P retaken from M1 and re-entering Psyscall under M2 would let M1's exitsyscall CAS win
   // (ABA) and two Ms would own the P. A 61-bit generation cannot wrap in practice (2^61 blocking
-  // calls at one per nanosecond take 73 years); 28 bits wrapped after 2^28 calls.
+  // calls at one per nanosecond take 73 years); 28 bits would wrap after 2^28 calls.
   private static final long STATE_MASK = 7;
 
   int status() {

@@ -27,7 +27,7 @@ final class Retake {
 
   /**
    * What an eager hand-off costs in CPU (an unpark, a context switch, the woken M's first steps),
-   * not its latency (tens of us on a loaded VM, measured 25-60): see returnComesSoon.
+   * not its latency, which is longer on a loaded VM: see returnComesSoon.
    */
   static final long WAKE_NANOS = 5_000;
 
@@ -52,9 +52,9 @@ final class Retake {
    * d, the next return is ~d/n away. Then the P waits those few microseconds rather than cost a
    * park and an unpark. Otherwise it is handed off: the woken M is a new runner whose calls keep
    * going beside the others (the calls in flight grow), while a return only replaces the call
-   * that ended. The bound was the wake-up's latency (50 us) while returns queued on the
-   * scheduler lock; once they took Ps without it, growth paid: BlockingCalls 200 us x 1,000
-   * ~13 -> ~6 ms at 5 us (docs/benchmarks.md, "Returns without the lock").
+   * that ended. The bound is a wake-up's CPU, not its latency: with returns taking Ps without the
+   * scheduler lock, a new runner gains more than a P moved sooner (docs/benchmarks.md, "Returns
+   * without the lock").
    */
   boolean returnComesSoon() {
     int n = s.spares.count; // volatile read: a hint
@@ -109,7 +109,8 @@ final class Retake {
    * An M that needs a P (its blocking call returned, or it finished a task as a spare) and finds
    * none idle takes the P of another M's marked blocking call, if work waits: the hand-off
    * sysmon's next round or an eager entersyscall would make, but to an M already awake, so no
-   * thread is woken or started (with 10 us calls a woken M's unpark left each P idle ~30 us).
+   * thread is woken or started, and no P waits idle for one (docs/benchmarks.md, "Many short
+   * blocking calls: a returning M takes a blocked call's P").
    * The longest call is the victim (the least likely to return soon); it becomes a spare, the
    * caller stopped being one, so the budget is unchanged and still bounds it. The CAS on the
    * call's token races its exitsyscall exactly as retakeSyscall's does. Returns the P, Pidle and

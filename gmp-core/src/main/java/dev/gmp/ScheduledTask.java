@@ -48,7 +48,7 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   /**
    * Tie-break for equal deadlines within one heap (FIFO); set by TimerHeap under its lock. An int
    * (compared by difference, so it may wrap); with it and no heap index (removal is lazy) a timer
-   * is 64 bytes, STPE's task 72 (JOL).
+   * is smaller than STPE's task (JOL: docs/benchmarks.md, "Timers").
    */
   int seq;
 

@@ -105,7 +105,8 @@ final class Spares {
   /**
    * How long a P may sit in an idle M's hand-off, that M not yet running, before an M that needs
    * a P while work is queued takes it back ({@link #takeLateHandoffLocked}): on a VM whose host
-   * steals CPU a woken thread can wait hundreds of microseconds (docs/benchmarks.md).
+   * steals CPU a woken thread can wait hundreds of microseconds (docs/benchmarks.md, "A P in
+   * transit to a late M is taken back").
    */
   static final long LATE_HANDOFF_NANOS = 100_000;
 
@@ -118,7 +119,7 @@ final class Spares {
   static G reacquire(M m) {
     Scheduler s = m.sched;
     // Without the lock first; then, rather than block on it (a blocked waiter is unparked, then
-    // waits for a CPU while the lock idles: with dozens of spares on 2 CPUs, milliseconds),
+    // waits for a CPU while the lock idles: docs/benchmarks.md, "Returns without the lock"),
     // tryLock a few times, yielding the CPU in between, and retry.
     boolean locked = false;
     for (int i = 0; !locked && m.spare(); i++) {

@@ -29,7 +29,7 @@ final class Switches {
   /**
    * Two-level free-G cache (gFree). Off by default: on the JVM a fresh G is a TLAB bump in the
    * young generation, while recycling walks linked lists of cold, old-generation Gs under the
-   * lock (measured in docs/benchmarks.md). {@code -Dgmp.gfree=true} turns Go's cache on.
+   * lock (docs/benchmarks.md, "Ablation"). {@code -Dgmp.gfree=true} turns Go's cache on.
    */
   static final boolean GFREE = flag("gmp.gfree", false);
 
@@ -46,7 +46,7 @@ final class Switches {
   /**
    * Onspinwait rounds an M polls its wake-up note before it parks (a few microseconds, about as
    * long as ForkJoinPool's deactivate spins). A wake-up within the window skips both the unpark
-   * and the park (docs/benchmarks.md, "Wake-ups"). 0 parks at once, as Go does.
+   * and the park (docs/benchmarks.md, "Ablation"). 0 parks at once, as Go does.
    */
   static final int IDLE_SPINS = intProp("gmp.idleSpins", 256);
 

@@ -135,9 +135,9 @@ final class Syscall {
         }
         if (pp == null) {
           // Past the budget: a P an idle M is late to pick up, rather than wait for one. Not
-          // before the spare: the late M runs the queued work beside the spare's task, and taking
-          // its P cost BlockingMix (1 ms calls, parallelism 1) 30-45%. A spare that then needs a
-          // P takes one back in Spares.reacquire.
+          // before the spare: the late M runs the queued work beside the spare's task, one more
+          // thread at work (docs/benchmarks.md, "A P in transit to a late M is taken back"). A
+          // spare that then needs a P takes one back in Spares.reacquire.
           pp = Spares.takeLateHandoffLocked(s, m);
         }
         if (pp == null) {

@@ -25,15 +25,15 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Sysmon implements Runnable {
   /**
-   * Shortest sleep between rounds. Go uses 20 us; on the JVM parkNanos(20 us) really sleeps
-   * ~80-110 us and a round cost ~15 us of sysmon CPU under a blocking-heavy load (13.7% of a core
-   * at 20 us vs 6.8% at 100 us, 2 cores, JDK 25: docs/design.md), so gmp polls at 100 us.
+   * Shortest sleep between rounds: 100 us. Go uses 20 us; on the JVM parkNanos(20 us) really
+   * sleeps several times that (timer slack), so Go's setting doubles sysmon's CPU under a
+   * blocking-heavy load for half the latency (docs/design.md, section 3).
    */
   static final long MIN_DELAY_NANOS = 100_000;
 
   /**
    * The sleep after a round that found a task blocked without saying so (BlockDetector's first
-   * sample): Go's 20 us, so the confirming look comes ~70 us later (timer slack included) rather
+   * sample): Go's 20 us, so the confirming look comes one short sleep later (slack included) rather
    * than a whole round. Only while such tasks and waiting work exist.
    */
   static final long SUSPECT_DELAY_NANOS = 20_000;
@@ -44,8 +44,8 @@ final class Sysmon implements Runnable {
   static final long SYSCALL_RETAKE_NANOS = 10_000_000;
 
   /**
-   * Longest deep sleep (all Ps idle) between looks. 100 ms cost an idle executor 0.15% of a core
-   * on the reference VM (~120 us of CPU per timed wake-up); 1 s costs a tenth of that.
+   * Longest deep sleep (all Ps idle) between looks: 1 s, so an idle executor costs one timed
+   * wake-up a second (docs/design.md, section 3).
    */
   static final long DEEP_SLEEP_NANOS = 1_000_000_000;
 
@@ -310,10 +310,10 @@ final class Sysmon implements Runnable {
   /**
    * Every P idle at this round and at the last, and no task started on any between (their
    * schedticks did not move): only then may sysmon go into its deep sleep. Deciding on one look
-   * made a server at light load, whose Ps are idle for moments between requests, cycle through
-   * deep sleeps ~400 times a second (4 keep-alive clients, JDK HttpServer): each a lock and a
-   * park for sysmon, a lock and an unpark for the M that woke it, then 50 rounds at the fast
-   * cadence; sysmon cost 22% as much CPU as the handlers themselves (async-profiler).
+   * makes a server at light load, whose Ps are idle for moments between requests, cycle through
+   * deep sleeps hundreds of times a second: each a lock and a park for sysmon, a lock and an
+   * unpark for the M that woke it, then 50 rounds at the fast cadence (docs/benchmarks.md, "The
+   * tiny-handler case").
    */
   private boolean quiet() {
     long ticks = 0;

@@ -13,8 +13,8 @@ final class ThreadTable {
   /**
    * Every running M of every executor by thread, an open-addressed table indexed by thread id
    * (copy-on-write, so readers need no lock): execute() asks "is the caller one of our workers" on
-   * every spawn, and a ThreadLocal probe cost ~15% of a yield loop in JFR. current(), blocking()
-   * and execute() all read it.
+   * every spawn, where a ThreadLocal probe is dearer than a few plain loads (docs/design.md,
+   * section 5). current(), blocking() and execute() all read it.
    */
   private static volatile M[] byThread = new M[8];
 

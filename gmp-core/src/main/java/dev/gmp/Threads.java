@@ -473,7 +473,10 @@ final class Threads {
     return new DefaultFactory(prefix, ccl);
   }
 
-  /** A class, not a lambda: a fresh JVM's first lambda links the lambda machinery (~10 ms). */
+  /**
+   * A class, not a lambda: a fresh JVM's first lambda links the lambda machinery, which is slow
+   * (docs/benchmarks.md, "Where the rest of the warm-up goes").
+   */
   private static final class DefaultFactory implements ThreadFactory {
     private final AtomicInteger ids = new AtomicInteger();
     private final String prefix;

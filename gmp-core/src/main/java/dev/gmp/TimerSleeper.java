@@ -22,8 +22,8 @@ import java.util.concurrent.locks.LockSupport;
 final class TimerSleeper {
   /**
    * The sleeper parks until this long before the deadline and spins the rest: parkNanos on
-   * Linux overshoots by the timer slack (50 us by default; p50 71 us measured for 1 ms parks,
-   * 2 cores, JDK 25), which would be every timer's lateness. 0 turns the spin off.
+   * Linux overshoots by the timer slack (50 us by default), which would be every timer's
+   * lateness (docs/benchmarks.md, "Timers"). 0 turns the spin off.
    */
   static final long SPIN_AHEAD_NANOS = 80_000;
 
