@@ -89,8 +89,8 @@ final class M implements Runnable {
   boolean onIdleList;
 
   /**
-   * 1 while counted in Spares#count: the M runs a task without a live P (its call lost the P,
-   * sysmon retook it, or it runs on), or counted itself for a call that work waits behind
+   * 1 while counted in Spares#count: the M finishes its task without a live P (its call lost
+   * the P, or sysmon retook it), or counted itself for a call that work waits behind
    * (Syscall#entersyscall). Set by whoever counts it (markSpare), cleared by the M itself.
    */
   private volatile int spare;

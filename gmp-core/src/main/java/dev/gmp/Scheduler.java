@@ -17,8 +17,8 @@ import java.util.function.IntToLongFunction;
  * seeds: {@link G}, {@link M}, {@link P}; {@link RunQueue} (runq + runnext); {@link GlobalQueue}
  * (sched.runq + the injection side); {@link Idle} (pidle, midle, spinning, wakep / startm / stopm
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / execute); {@link Steal}
- * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Spares} (an M without a
- * P: reacquire, run on); {@link Sysmon}, {@link SysmonRetake} and {@link Retake}; {@link
+ * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Spares} (the spare budget,
+ * and an M without a P getting one); {@link Sysmon}, {@link SysmonRetake} and {@link Retake}; {@link
  * Oversubscription} (do threads wait for a CPU); {@link Resize} (procresize); {@link Threads}
  * (allm, newm, check-in, mexit); {@link ThreadTable} (the current M); {@link Lifecycle}
  * (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link

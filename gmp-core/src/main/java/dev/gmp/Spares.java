@@ -72,7 +72,7 @@ final class Spares {
 
   /**
    * m counts itself as a spare, if nobody has and the budget has room (a call that work waits
-   * behind, a returning call, a task run on): true if this counted it. m's own thread. Its flag's
+   * behind, a returning call): true if this counted it. m's own thread. Its flag's
    * CAS races only sysmon counting m for a retake of its running task; that count then stands.
    */
   boolean addSelf(M m) {

@@ -17,10 +17,11 @@ import java.util.concurrent.locks.LockSupport;
  *       runnext chain at its next scheduling point;
  *   <li>a P whose M is inside a task but off the CPU (blocked without saying so: sleep, wait, a
  *       lock, a socket or pipe read) while work waits that nobody else can take: found by {@link
- *       BlockDetector} within a round or two, the P goes to another M and this M runs on P-less
- *       when it wakes (at most maxSpareThreads such Ms at once);
- *   <li>the same after a whole time slice in one task, for a task that hogs the CPU (and for
- *       blocking, with the detector switched off: thread BLOCKED / WAITING / TIMED_WAITING).
+ *       BlockDetector} within a round or two, the P goes to another M and this M finishes its
+ *       task P-less when it wakes (a spare: at most maxSpareThreads such Ms at once);
+ *   <li>the same after a whole time slice in one task whose thread is in a JVM wait state
+ *       (BLOCKED / WAITING / TIMED_WAITING: monitors, and everything with the detector off).
+ *       A task that runs on a CPU is never retaken, however long: Go's one invariant.
  * </ul>
  */
 final class Sysmon implements Runnable {
