@@ -35,7 +35,9 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  * yet filled. Counting such a slot would keep a spinner looking at work it cannot take, burning a
  * CPU while the producer is descheduled. The producer fences after filling its slot and then
  * reads nmspinning and the run state (Scheduler#injectOrPut), so whoever did not see its G is
- * seen by it (Dekker A and C).
+ * seen by it (Dekker A and C). Shutdown's tidy-up alone counts claimed slots too ({@link
+ * #pendingSizeLocked}): the Gs queued behind one are accepted, and their producers may have woken
+ * nobody, trusting the Ms that a tidy-up would tell to exit.
  *
  * <p>All methods but {@link #size()} and {@link #inject} require {@link #lock} to be held.
  */
@@ -81,10 +83,15 @@ final class GlobalQueue {
   private long taken;
 
   /**
-   * Withdrawn Gs still in buf or in the injection queue (skipped, not yet dropped). Written under
-   * the lock; volatile so that the size() hint does not count them.
+   * Withdrawn Gs not yet dropped: on the array (a take skips them), and on the injection side (a
+   * transfer drops them). Counted apart because the injection side counts only once its oldest
+   * slot is filled: subtracting its withdrawn Gs from the array's count would undercount, and let
+   * a tidy-up see an empty queue with Gs on the array. Written under the lock; volatile so that
+   * the size() hint does not count them.
    */
-  private volatile int withdrawn;
+  private volatile int withdrawnArray;
+
+  private volatile int withdrawnInjected;
 
   /**
    * Gs that already started and wait for a P on their own M's thread (exitsyscall without a P:
@@ -116,20 +123,31 @@ final class GlobalQueue {
    * before its element is visible.
    */
   int size() {
-    return Math.max(0, size + injectedTakeable() - withdrawn);
+    return Math.max(0, size - withdrawnArray) + injectedTakeable();
   }
 
   /** Gs a taker could get now (withdrawn ones not counted). Lock held. */
   int liveSizeLocked() {
-    return Math.max(0, count + lockedCount + injectedTakeable() - withdrawn);
+    return count - withdrawnArray + lockedCount + injectedTakeable();
   }
 
   /**
-   * The injection side's length once its oldest slot is filled, else 0 (see the class comment).
-   * The peek is a volatile read of the consumer index and of that slot: any thread may ask.
+   * Gs accepted and not yet taken, counting slots whose producers have claimed them and not yet
+   * filled them: what shutdown's tidy-up must wait for (such a producer, having read a running
+   * state, has its G accepted; or it reads the shut-down state and withdraws it, then tidies).
+   * Gs behind an unfilled slot are not takeable yet but are accepted. Lock held.
+   */
+  int pendingSizeLocked() {
+    return count - withdrawnArray + lockedCount + Math.max(0, injected.size() - withdrawnInjected);
+  }
+
+  /**
+   * The injection side's live length once its oldest slot is filled, else 0 (see the class
+   * comment). The peek is a volatile read of the consumer index and of that slot: any thread may
+   * ask.
    */
   private int injectedTakeable() {
-    return injected.relaxedPeek() == null ? 0 : injected.size();
+    return injected.relaxedPeek() == null ? 0 : Math.max(0, injected.size() - withdrawnInjected);
   }
 
   /** Queues a G that waits for a P on its own M (see {@link #locked}), ahead of the rest. */
@@ -181,7 +199,7 @@ final class GlobalQueue {
         break;
       }
       if (g.withdrawn) {
-        withdrawn--;
+        withdrawnInjected--;
         continue;
       }
       if (g.goid == 0) { // outside Gs come unnumbered (tests inject numbered ones)
@@ -251,7 +269,11 @@ final class GlobalQueue {
       return false;
     }
     g.withdrawn = true;
-    withdrawn++;
+    if (g.qpos >= 0) {
+      withdrawnArray++; // on the array: takeHead drops it
+    } else {
+      withdrawnInjected++; // still injected: transfer drops it, never appending it
+    }
     return true;
   }
 
@@ -281,7 +303,7 @@ final class GlobalQueue {
     G first = takeHead();
     if (first != null && n > 1) {
       int k = Math.min(n - 1, count);
-      if (withdrawn == 0) {
+      if (withdrawnArray == 0) {
         // The common case: a plain copy into the ring, no G touched (nothing to skip).
         int mask = buf.length - 1;
         pp.runq.putBatch(buf, head, mask, k);
@@ -351,8 +373,8 @@ final class GlobalQueue {
       head = (head + 1) & (buf.length - 1);
       count--;
       taken++;
-      if (withdrawn != 0 && g.withdrawn) { // only after a lost race with shutdown: rare
-        withdrawn--;
+      if (withdrawnArray != 0 && g.withdrawn) { // only after a lost race with shutdown: rare
+        withdrawnArray--;
         continue;
       }
       return g;

@@ -187,7 +187,7 @@ final class Lifecycle {
     }
     Carriers c = s.carriers;
     if (s.idle.npidle != s.gomaxprocs
-        || s.global.liveSizeLocked() != 0
+        || s.global.pendingSizeLocked() != 0 // claimed injection slots too
         || s.spares.count != 0
         || !s.retake.zombies.isEmpty()
         || s.timers.anyLiveLocked() // delayed one-shots still run after shutdown (STPE)

@@ -298,7 +298,7 @@ final class Scheduler extends SchedulerPad1 {
       try {
         withdrawn = global.withdraw(g);
         Lifecycle.tryTidyLocked(this); // the queue may just have become empty
-        more = global.liveSizeLocked() != 0;
+        more = global.pendingSizeLocked() != 0;
       } finally {
         lock.unlock();
       }

@@ -197,7 +197,7 @@ final class Sysmon implements Runnable {
           idle.npidle == s.gomaxprocs
               && s.spares.count == 0
               && !s.threads.anyStarting()
-              && s.global.liveSizeLocked() == 0
+              && s.global.pendingSizeLocked() == 0
               && s.retake.zombies.isEmpty()
               && s.runState < Scheduler.SHUTDOWN; // shut down: tidy() retries each round
       return waiting;

@@ -63,7 +63,7 @@ final class Threads {
   private long mnext = 1;
   volatile M[] allm = new M[0];
 
-  /** Ms ever allocated, and the most alive at once (stats). */
+  /** Threads the factory made for Ms, and the most Ms alive at once (stats). */
   volatile long created;
 
   volatile int peak;
@@ -127,7 +127,6 @@ final class Threads {
     }
     M m = new M(s, mnext++);
     mcount++;
-    created++;
     if (mcount > peak) {
       peak = mcount;
     }
@@ -198,6 +197,7 @@ final class Threads {
     m.thread = t;
     s.lock.lock();
     try {
+      created++; // threads the factory made (an M waiting for its factory call is not one yet)
       m.startedAt = System.nanoTime();
       m.setLife(M.STARTING);
       starting.add(m);

@@ -53,10 +53,16 @@ class ParallelismInvariantTest {
         ex.execute(cpu);
       }
       TestSupport.await(done, () -> "all tasks ran: " + ex.dump());
-      assertTrue(most.get() <= p, "at most " + p + " CPU-bound tasks at once, saw " + most.get());
+      // No P is ever taken from a task for running: every retake must be the detector's verdict
+      // that a thread was off the CPU (in a cold, loaded JVM a task's thread can wait a moment
+      // for class loading or linkage, and then its P rightly goes on; it finishes as a spare).
+      long blockRetakes = ex.sched.counters.blockRetakes.sum();
       GmpStats st = ex.stats();
-      assertEquals(0, st.retakes(), "no P taken from a running task: " + st);
-      assertTrue(st.peakThreads() <= p + 1, "no thread started for a running task: " + st);
+      assertEquals(blockRetakes, st.retakes(), "no P taken from a running task: " + ex.dump());
+      assertTrue(most.get() <= p + blockRetakes, "at most " + p + " CPU-bound tasks at once (plus "
+          + blockRetakes + " found off the CPU), saw " + most.get() + ": " + ex.dump());
+      assertTrue(st.peakThreads() <= p + 1 + blockRetakes,
+          "no thread started for a running task: " + st);
     }
   }
 
