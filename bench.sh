@@ -182,7 +182,7 @@ compare() {
   tmp=$(mktemp -d)
   mkdir -p "$dir"
   echo "Building gmp-core at $short..."
-  git worktree add --detach "$tmp/src" "$rev" > /dev/null
+  git worktree add --detach "$tmp/src" "$rev" > /dev/null 2>&1
   mvn -B -q -f "$tmp/src/pom.xml" -pl gmp-core package -DskipTests -Dmaven.javadoc.skip=true \
     > "$dir/build-$short.log" 2>&1 || { cat "$dir/build-$short.log"; git worktree remove --force "$tmp/src"; exit 1; }
   cp "$tmp"/src/gmp-core/target/gmp-core-*[0-9T].jar "$dir/gmp-core-$short.jar"
