@@ -3,9 +3,10 @@
 # Every view compares gmp with ForkJoinPool in the same run and prints gmp time / ForkJoinPool
 # time (< 1: gmp faster), medians with min-max over rounds.
 #
-#   ./bench.sh                main job (~2-3 min after the build): the short-run and
-#                             steady-state views in fresh JVMs, gmp and ForkJoinPool interleaved,
-#                             every workload at parallelism 1, 2, 4 (ShortRuns, ThreeViews)
+#   ./bench.sh                main job (~2-3 min after the build): in fresh JVMs, gmp and
+#                             ForkJoinPool interleaved, every workload at parallelism 1, 2, 4:
+#                             operations 1-30 (short runs) and 10 after 0.6 s of warm-up
+#                             (ShortRuns, ThreeViews; JMH's steady state: ./bench.sh steady)
 #   ./bench.sh busy           the same with a CPU burner JVM beside each JVM (one busy thread per
 #                             CPU), quiet and busy rounds interleaved (~5 min)
 #   ./bench.sh jit            JIT volume (-XX:+CITime), wall and CPU (/usr/bin/time -v) of a short
@@ -140,7 +141,7 @@ steady_subset() {
 }
 
 # The fresh-JVM views (ShortRuns in each JVM, ThreeViews drives them): operations 1-30 (short
-# runs), then untimed operations until 600 ms, then 10 timed ones (steady state in the same JVM).
+# runs), then untimed operations until 600 ms, then 10 timed ones (warmed up, in the same JVM).
 views() {
   local dir=$1; shift
   local smoke=()
@@ -153,7 +154,7 @@ FRESH=(--p 1,2,4 --ops 30 --warm-ms 600 --steady-ops 10)
 
 main_job() {
   build
-  echo "Main job: short runs and steady state in fresh JVMs, gmp vs ForkJoinPool (~2-3 min)..."
+  echo "Main job: short runs and operations after 0.6 s in fresh JVMs, gmp vs ForkJoinPool (~2-3 min)..."
   views "bench-results/main-$STAMP" "${FRESH[@]}" --jvms "${BENCH_JVMS:-3}"
   echo "Results: bench-results/main-$STAMP (table.md, summary.json, raw.csv)"
 }
@@ -332,6 +333,6 @@ case "${1:-main}" in
     else
       "$JAVA" -cp "$JAR" dev.gmp.bench.trace.TraceView demo "${1:-bench-results/trace-$STAMP.html}"
     fi ;;
-  -h|--help|help) sed -n '2,40p' "$0" ;;
+  -h|--help|help) sed -n '2,41p' "$0" ;;
   *) echo "bench.sh: unknown command '$1' (try ./bench.sh help)" >&2; exit 2 ;;
 esac
