@@ -16,7 +16,8 @@
 #   ./bench.sh views ARGS...  ThreeViews with your own options (--jvms, --p, --workloads, --views,
 #                             --gmp LABEL=CORE_JAR, ...; see ThreeViews.java), or "views jit ARGS"
 #   ./bench.sh steady         JMH steady state on a representative subset at parallelism 2,
-#                             2 forks (the former main job, ~2 min)
+#                             2 forks (the former main job, ~2 min); BENCH_BURN=1: beside a
+#                             CPU burner JVM (one busy thread per CPU)
 #   ./bench.sh full           the whole JMH suite, every executor, parallelism 1 and 2 (gmp and
 #                             ForkJoinPool also at 4), and the JDK HttpServer on each (~28 min
 #                             on 2 cores); tables to
@@ -129,10 +130,16 @@ steady_subset() {
   machine
   echo "Steady state (JMH): gmp vs ForkJoinPool, parallelism 2, 2 forks x 3 iterations (~2 min)..."
   t0=$(date +%s)
+  if [ "${BENCH_BURN:-0}" = 1 ]; then # the busy-machine view: a burner JVM beside every fork
+    echo "with a CPU burner ($(nproc) busy threads) beside it"
+    exec 3> >("$JAVA" -cp "$JAR" dev.gmp.bench.ShortRuns burn "$(nproc)") # ends when fd 3 closes
+    sleep 1
+  fi
   jmh "${MAIN_BENCHES[@]}" -p executor=gmp,fjp -p parallelism=2 \
     -f 2 -wi 3 -w 400ms -i 3 -r 700ms -rf json -rff "$out" > "bench-results/steady-$STAMP.log" 2>&1 \
     || { tail -40 "bench-results/steady-$STAMP.log"; echo "bench.sh: JMH failed, log: bench-results/steady-$STAMP.log" >&2; exit 1; }
   t1=$(date +%s)
+  [ "${BENCH_BURN:-0}" = 1 ] && exec 3>&-
   echo
   report compare "$out" | tee "bench-results/steady-$STAMP.md"
   echo
@@ -333,6 +340,6 @@ case "${1:-main}" in
     else
       "$JAVA" -cp "$JAR" dev.gmp.bench.trace.TraceView demo "${1:-bench-results/trace-$STAMP.html}"
     fi ;;
-  -h|--help|help) sed -n '2,41p' "$0" ;;
+  -h|--help|help) sed -n '2,42p' "$0" ;;
   *) echo "bench.sh: unknown command '$1' (try ./bench.sh help)" >&2; exit 2 ;;
 esac
