@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# gmp benchmarks (JMH, module gmp-bench). Results and how to read them: docs/benchmarks.md.
+# gmp benchmarks (module gmp-bench). Results and how to read them: docs/benchmarks.md.
+# Every view compares gmp with ForkJoinPool in the same run and prints gmp time / ForkJoinPool
+# time (< 1: gmp faster), medians with min-max over rounds.
 #
-#   ./bench.sh                main job: gmp vs ForkJoinPool side by side on a representative
-#                             subset at parallelism 2, 2 forks (~2 min after the build); prints
-#                             the ratio table and writes the JMH JSON to bench-results/
-#   ./bench.sh full           the whole suite, every executor, parallelism 1 and 2 (gmp and
+#   ./bench.sh                main job (~2-3 min after the build): in fresh JVMs, gmp and
+#                             ForkJoinPool interleaved, every workload at parallelism 1, 2, 4:
+#                             operations 1-30 (short runs) and 10 after 0.6 s of warm-up
+#                             (ShortRuns, ThreeViews; JMH's steady state: ./bench.sh steady)
+#   ./bench.sh busy           the same with a CPU burner JVM beside each JVM (one busy thread per
+#                             CPU), quiet and busy rounds interleaved (~5 min)
+#   ./bench.sh jit            JIT volume (-XX:+CITime), wall and CPU (/usr/bin/time -v) of a short
+#                             cold job, gmp vs ForkJoinPool (~1 min)
+#   ./bench.sh compare REV    short runs and JIT view of REV's gmp-core against this tree's, each
+#                             with its own ForkJoinPool partner, interleaved (~10 min)
+#   ./bench.sh views ARGS...  ThreeViews with your own options (--jvms, --p, --workloads, --views,
+#                             --gmp LABEL=CORE_JAR, ...; see ThreeViews.java), or "views jit ARGS"
+#   ./bench.sh steady         JMH steady state on a representative subset at parallelism 2,
+#                             2 forks (the former main job, ~2 min); BENCH_BURN=1: beside a
+#                             CPU burner JVM (one busy thread per CPU)
+#   ./bench.sh full           the whole JMH suite, every executor, parallelism 1 and 2 (gmp and
 #                             ForkJoinPool also at 4), and the JDK HttpServer on each (~28 min
 #                             on 2 cores); tables to
 #                             bench-results/full-*/report.md
@@ -22,9 +36,10 @@
 #
 # Environment: BENCH_SKIP_BUILD=1 reuses gmp-bench/target/benchmarks.jar; BENCH_JAR=FILE runs a
 # given benchmarks jar (the same code for several runs); BENCH_FORKS=N sets the
-# forks of the parallelism-2 runs; BENCH_SMOKE=1 shrinks every run to one 100 ms iteration (a
-# check that everything runs; meaningless numbers). JAVA_HOME is used when it is a JDK >= 21,
-# otherwise the newest JDK >= 21 under /usr/lib/jvm is picked.
+# forks of the parallelism-2 JMH runs; BENCH_JVMS=N the rounds (fresh JVMs per executor and cell)
+# of the fresh-JVM views (main 3, busy 3, jit 5, compare 5); BENCH_SMOKE=1 shrinks every run to
+# the least that still runs it (a check that everything runs; meaningless numbers). JAVA_HOME is
+# used when it is a JDK >= 21, otherwise the newest JDK >= 21 under /usr/lib/jvm is picked.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -109,21 +124,81 @@ MAIN_BENCHES=(
   'ForkJoinTree\.forkJoinTree$'
 )
 
+steady_subset() {
+  build
+  local out="bench-results/steady-$STAMP.json" t0 t1
+  machine
+  echo "Steady state (JMH): gmp vs ForkJoinPool, parallelism 2, 2 forks x 3 iterations (~2 min)..."
+  t0=$(date +%s)
+  if [ "${BENCH_BURN:-0}" = 1 ]; then # the busy-machine view: a burner JVM beside every fork
+    echo "with a CPU burner ($(nproc) busy threads) beside it"
+    exec 3> >("$JAVA" -cp "$JAR" dev.gmp.bench.ShortRuns burn "$(nproc)") # ends when fd 3 closes
+    sleep 1
+  fi
+  jmh "${MAIN_BENCHES[@]}" -p executor=gmp,fjp -p parallelism=2 \
+    -f 2 -wi 3 -w 400ms -i 3 -r 700ms -rf json -rff "$out" > "bench-results/steady-$STAMP.log" 2>&1 \
+    || { tail -40 "bench-results/steady-$STAMP.log"; echo "bench.sh: JMH failed, log: bench-results/steady-$STAMP.log" >&2; exit 1; }
+  t1=$(date +%s)
+  [ "${BENCH_BURN:-0}" = 1 ] && exec 3>&-
+  echo
+  report compare "$out" | tee "bench-results/steady-$STAMP.md"
+  echo
+  echo "JMH wall time: $((t1 - t0)) s. JSON: $out  log: bench-results/steady-$STAMP.log"
+  cp "$out" bench-results/steady-latest.json
+}
+
+# The fresh-JVM views (ShortRuns in each JVM, ThreeViews drives them): operations 1-30 (short
+# runs), then untimed operations until 600 ms, then 10 timed ones (warmed up, in the same JVM).
+views() {
+  local dir=$1; shift
+  local smoke=()
+  [ "${BENCH_SMOKE:-0}" = 1 ] && smoke=(--jvms 1 --p 2 --ops 2 --warm-ms 0 --steady-ops 1)
+  mkdir -p "$dir"
+  machine | tee "$dir/machine.txt"
+  "$JAVA" "${HOST_JVM[@]}" -cp "$JAR" dev.gmp.bench.ThreeViews "$@" "${smoke[@]}" --out "$dir"
+}
+FRESH=(--p 1,2,4 --ops 30 --warm-ms 600 --steady-ops 10)
+
 main_job() {
   build
-  local out="bench-results/main-$STAMP.json" t0 t1
-  machine
-  echo "Main job: gmp vs ForkJoinPool, parallelism 2, 2 forks x 3 iterations (~2 min)..."
-  t0=$(date +%s)
-  jmh "${MAIN_BENCHES[@]}" -p executor=gmp,fjp -p parallelism=2 \
-    -f 2 -wi 3 -w 400ms -i 3 -r 700ms -rf json -rff "$out" > "bench-results/main-$STAMP.log" 2>&1 \
-    || { tail -40 "bench-results/main-$STAMP.log"; echo "bench.sh: JMH failed, log: bench-results/main-$STAMP.log" >&2; exit 1; }
-  t1=$(date +%s)
-  echo
-  report compare "$out" | tee "bench-results/main-$STAMP.md"
-  echo
-  echo "JMH wall time: $((t1 - t0)) s. JSON: $out  log: bench-results/main-$STAMP.log"
-  cp "$out" bench-results/main-latest.json
+  echo "Main job: short runs and operations after 0.6 s in fresh JVMs, gmp vs ForkJoinPool (~2-3 min)..."
+  views "bench-results/main-$STAMP" "${FRESH[@]}" --jvms "${BENCH_JVMS:-3}"
+  echo "Results: bench-results/main-$STAMP (table.md, summary.json, raw.csv)"
+}
+
+busy_view() {
+  build
+  echo "Busy machine: quiet and busy rounds interleaved, a CPU burner beside each busy JVM (~5 min)..."
+  views "bench-results/busy-$STAMP" "${FRESH[@]}" --jvms "${BENCH_JVMS:-3}" --views quiet,busy
+  echo "Results: bench-results/busy-$STAMP"
+}
+
+jit_view() {
+  build
+  echo "JIT view: a short cold job per fresh JVM, -XX:+CITime, /usr/bin/time -v (~1 min)..."
+  [ -x /usr/bin/time ] || { echo "bench.sh: jit needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+  views "bench-results/jit-$STAMP" jit --p 2 --jvms "${BENCH_JVMS:-5}"
+}
+
+# REV's gmp-core built in a temporary worktree; this tree's gmp-core jar from the build above.
+compare() {
+  local rev=${1:?usage: ./bench.sh compare REV}
+  build
+  local short tmp dir="bench-results/compare-$STAMP" here
+  short=$(git rev-parse --short "$rev")
+  here=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- gmp-core 2>/dev/null || echo '+')
+  tmp=$(mktemp -d)
+  mkdir -p "$dir"
+  echo "Building gmp-core at $short..."
+  git worktree add --detach "$tmp/src" "$rev" > /dev/null 2>&1
+  mvn -B -q -f "$tmp/src/pom.xml" -pl gmp-core package -DskipTests -Dmaven.javadoc.skip=true \
+    > "$dir/build-$short.log" 2>&1 || { cat "$dir/build-$short.log"; git worktree remove --force "$tmp/src"; exit 1; }
+  cp "$tmp"/src/gmp-core/target/gmp-core-*[0-9T].jar "$dir/gmp-core-$short.jar"
+  git worktree remove --force "$tmp/src"
+  cp gmp-core/target/gmp-core-*[0-9T].jar "$dir/gmp-core-$here.jar"
+  local g=(--gmp "$here=$ROOT/$dir/gmp-core-$here.jar" --gmp "$short=$ROOT/$dir/gmp-core-$short.jar")
+  views "$dir" "${FRESH[@]}" --jvms "${BENCH_JVMS:-5}" "${g[@]}"
+  views "$dir" jit --p 2 --jvms "${BENCH_JVMS:-5}" "${g[@]}"
 }
 
 # The full suite: several JMH invocations sized for ~25 min on 2 cores (docs/benchmarks.md says
@@ -239,6 +314,11 @@ plots() {
 
 case "${1:-main}" in
   main) main_job ;;
+  busy) busy_view ;;
+  jit) jit_view ;;
+  compare) shift; compare "$@" ;;
+  views) shift; build; views "bench-results/views-$STAMP" "$@" ;;
+  steady) steady_subset ;;
   full) full_suite ;;
   ablation) ablation ;;
   plots) shift; plots "$@" ;;
@@ -250,6 +330,6 @@ case "${1:-main}" in
     else
       "$JAVA" -cp "$JAR" dev.gmp.bench.trace.TraceView demo "${1:-bench-results/trace-$STAMP.html}"
     fi ;;
-  -h|--help|help) sed -n '2,26p' "$0" ;;
+  -h|--help|help) sed -n '2,42p' "$0" ;;
   *) echo "bench.sh: unknown command '$1' (try ./bench.sh help)" >&2; exit 2 ;;
 esac

@@ -68,8 +68,11 @@ public class KotlinActors extends ExecutorBenchmark {
   }
 
   static final class Pong extends Actor<Letter> {
-    Pong(Executor ex) {
+    private final int messages;
+
+    Pong(Executor ex, int messages) {
       super(ex);
+      this.messages = messages;
     }
 
     @Override
@@ -77,7 +80,7 @@ public class KotlinActors extends ExecutorBenchmark {
       if (!(letter.message() instanceof Ball b)) {
         throw new IllegalStateException("cannot happen: " + letter.message());
       }
-      if (b.count() >= N_MESSAGES) {
+      if (b.count() >= messages) {
         letter.sender().send(new Letter(STOP, this));
       } else {
         letter.sender().send(new Letter(new Ball(b.count() + 1), this));
@@ -88,7 +91,7 @@ public class KotlinActors extends ExecutorBenchmark {
   private void runPingPongs(int pairs) {
     CountDownLatch me = new CountDownLatch(pairs);
     for (int i = 0; i < pairs; i++) {
-      Pong pong = new Pong(exec);
+      Pong pong = new Pong(exec, N_MESSAGES);
       Ping ping = new Ping(exec, pong, me);
       ping.send(new Letter(START, null));
     }

@@ -41,40 +41,13 @@ public class TokioRt extends ExecutorBenchmark {
   /** One task (submitted from outside) spawns NUM_SPAWN tasks from inside the executor. */
   @Benchmark
   public void spawn_many_local() {
-    CountDownLatch done = new CountDownLatch(1);
-    AtomicInteger rem = new AtomicInteger(NUM_SPAWN);
-    ExecutorService ex = exec;
-    Runnable leaf =
-        () -> {
-          if (rem.decrementAndGet() == 0) {
-            done.countDown();
-          }
-        };
-    ex.execute(
-        () -> {
-          for (int i = 0; i < NUM_SPAWN; i++) {
-            ex.execute(leaf);
-          }
-        });
-    Util.await(done, "spawn_many_local");
+    Workloads.spawnLocal(exec, NUM_SPAWN);
   }
 
   /** The benchmark thread spawns NUM_SPAWN tasks from outside into an idle executor. */
   @Benchmark
   public void spawn_many_remote_idle() {
-    CountDownLatch done = new CountDownLatch(1);
-    AtomicInteger rem = new AtomicInteger(NUM_SPAWN);
-    Runnable leaf =
-        () -> {
-          if (rem.decrementAndGet() == 0) {
-            done.countDown();
-          }
-        };
-    ExecutorService ex = exec;
-    for (int i = 0; i < NUM_SPAWN; i++) {
-      ex.execute(leaf);
-    }
-    Util.await(done, "spawn_many_remote_idle");
+    Workloads.spawnRemote(exec, NUM_SPAWN);
   }
 
   /**
@@ -142,10 +115,7 @@ public class TokioRt extends ExecutorBenchmark {
   /** A chain of CHAIN tasks, each spawning the next (root submitted from outside). */
   @Benchmark
   public void chained_spawn() {
-    CountDownLatch done = new CountDownLatch(1);
-    ExecutorService ex = exec;
-    ex.execute(new Chain(ex, done, CHAIN));
-    Util.await(done, "chained_spawn");
+    Workloads.chains(exec, 1, CHAIN);
   }
 
   static final class Chain implements Runnable {
