@@ -59,22 +59,7 @@ public class GoProc extends ExecutorBenchmark {
    */
   @Benchmark
   public void CreateGoroutinesSingle(Warm warm) {
-    CountDownLatch done = new CountDownLatch(1);
-    AtomicInteger rem = new AtomicInteger(N);
-    ExecutorService ex = exec;
-    Runnable leaf =
-        () -> {
-          if (rem.decrementAndGet() == 0) {
-            done.countDown();
-          }
-        };
-    ex.execute(
-        () -> {
-          for (int i = 0; i < N; i++) {
-            ex.execute(leaf);
-          }
-        });
-    Util.await(done, "CreateGoroutinesSingle");
+    Workloads.spawnLocal(exec, N); // one task spawns N: the same body as the short-run workload
   }
 
   /** Go's warmupScheduler(GOMAXPROCS), before every CreateGoroutinesSingle operation. */
