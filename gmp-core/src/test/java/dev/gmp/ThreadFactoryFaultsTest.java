@@ -83,9 +83,12 @@ class ThreadFactoryFaultsTest {
       TestSupport.sleepQuietly(2_000); // a window to count attempts in, not a synchronisation
       int attempts = made.get();
       GmpStats st = ex.stats();
-      assertTrue(attempts <= 4, "thread starts in 2 s: " + attempts + " " + st);
-      assertTrue(st.threads() <= 3 && st.threads() == Math.min(3, attempts),
-          "live duds count as threads, within maxThreads: " + st);
+      // Every dud is still alive (it waits for the end of the test), so each counts against
+      // maxThreads: never more than 3 made, however long the executor retries.
+      assertTrue(attempts <= 3, "duds made, all alive, with maxThreads 3: " + attempts + " " + st);
+      // The last one may be between the factory and its start: counted a moment later.
+      assertTrue(st.threads() <= 3 && st.threads() >= attempts - 1,
+          "live duds count as threads: " + attempts + " made, " + st);
     } finally {
       ex.shutdownNow();
       assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS),
