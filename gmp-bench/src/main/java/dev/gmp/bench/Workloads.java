@@ -22,10 +22,21 @@ public final class Workloads {
 
   /** One task (submitted from outside) spawns {@code n} tasks from inside the executor. */
   public static void spawnLocal(ExecutorService ex, int n) {
+    fanOut(ex, n, 0, "spawnLocal");
+  }
+
+  /**
+   * One task spawns {@code n} tasks, each stalling {@code stallNanos} (0: none), and the caller
+   * waits for the last (spawnLocal, cpuTasks).
+   */
+  private static void fanOut(ExecutorService ex, int n, long stallNanos, String name) {
     CountDownLatch done = new CountDownLatch(1);
     AtomicInteger rem = new AtomicInteger(n);
     Runnable leaf =
         () -> {
+          if (stallNanos > 0) {
+            Util.stall(stallNanos);
+          }
           if (rem.decrementAndGet() == 0) {
             done.countDown();
           }
@@ -36,7 +47,7 @@ public final class Workloads {
             ex.execute(leaf);
           }
         });
-    Util.await(done, "spawnLocal");
+    Util.await(done, name);
   }
 
   /** The calling (outside) thread submits {@code n} tasks. */
@@ -131,23 +142,7 @@ public final class Workloads {
 
   /** One task spawns {@code n} tasks that each compute (busy-wait) for {@code micros}. */
   public static void cpuTasks(ExecutorService ex, int n, long micros) {
-    CountDownLatch done = new CountDownLatch(1);
-    AtomicInteger rem = new AtomicInteger(n);
-    long nanos = micros * 1_000;
-    Runnable task =
-        () -> {
-          Util.stall(nanos);
-          if (rem.decrementAndGet() == 0) {
-            done.countDown();
-          }
-        };
-    ex.execute(
-        () -> {
-          for (int i = 0; i < n; i++) {
-            ex.execute(task);
-          }
-        });
-    Util.await(done, "cpuTasks");
+    fanOut(ex, n, micros * 1_000, "cpuTasks");
   }
 
   /**
