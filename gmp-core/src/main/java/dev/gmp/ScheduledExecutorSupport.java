@@ -3,6 +3,8 @@ package dev.gmp;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,35 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   ScheduledExecutorSupport(Scheduler sched, UnaryOperator<Runnable> decorator) {
     this.sched = sched;
     this.decorator = decorator;
+  }
+
+  /**
+   * The future of {@code submit}, {@code invokeAll} and {@code invokeAny}: its {@code get()} from
+   * one of this executor's tasks runs the task in place if no thread has started it (see {@link
+   * HelpingFuture}); a plain FutureTask under a task decorator.
+   *
+   * @param <T> the task's result type
+   * @param callable the task
+   * @return the future that is queued and handed out
+   */
+  @Override
+  protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+    return decorator == null ? new HelpingFuture<>(sched, callable) : new FutureTask<>(callable);
+  }
+
+  /**
+   * As {@link #newTaskFor(Callable)}, for a Runnable and the value its future returns.
+   *
+   * @param <T> the future's result type
+   * @param runnable the task
+   * @param value what the future returns once the task ran
+   * @return the future that is queued and handed out
+   */
+  @Override
+  protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+    return decorator == null
+        ? new HelpingFuture<>(sched, runnable, value)
+        : new FutureTask<>(runnable, value);
   }
 
   /**

@@ -77,6 +77,10 @@ public final class ShortRuns {
                 "futures",
                 "2,000 CompletableFuture chains x 20 thenApplyAsync",
                 ex -> Workloads.futureChains(ex, 2_000, 20)),
+            timed(
+                "nestedWaits",
+                "tree of depth 7, tasks wait on children's futures, 50 us leaves",
+                ex -> Workloads.nestedWaits(ex, 7, 50)),
             new Workload(
                 "burst",
                 "100 outside submissions to an idle executor: submit-to-start",

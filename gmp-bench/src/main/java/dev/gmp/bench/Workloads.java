@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -14,8 +15,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * benchmarks ({@link TokioRt}, {@link ForkJoinTree}, {@link KotlinActors}) and the fresh-JVM runs
  * ({@link ShortRuns}) call the same bodies. Each method returns when the operation is complete (the
  * caller's thread waits on a latch, never a worker), or throws after {@link Util#OP_TIMEOUT_S}.
- * Tasks are continuations: nothing blocks a worker, so ForkJoinPool gets no help-join advantage and
- * gmp no blocking detection.
+ * Tasks are continuations, nothing blocks a worker, except in {@link #nestedWaits}, which measures
+ * exactly that (tasks waiting on their children's futures).
  */
 public final class Workloads {
   private Workloads() {}
@@ -143,6 +144,30 @@ public final class Workloads {
   /** One task spawns {@code n} tasks that each compute (busy-wait) for {@code micros}. */
   public static void cpuTasks(ExecutorService ex, int n, long micros) {
     fanOut(ex, n, micros * 1_000, "cpuTasks");
+  }
+
+  /**
+   * A binary tree of {@code depth} levels: each inner task submits two children and waits on their
+   * futures ({@code Future.get} inside a task, ordinary application code), each leaf computes
+   * {@code leafMicros}. The caller waits for the root's future.
+   */
+  public static void nestedWaits(ExecutorService ex, int depth, long leafMicros) {
+    try {
+      ex.submit(() -> nestedNode(ex, depth, leafMicros * 1_000))
+          .get(Util.OP_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("nestedWaits did not complete: " + e, e);
+    }
+  }
+
+  private static int nestedNode(ExecutorService ex, int level, long leafNanos) throws Exception {
+    if (level == 0) {
+      Util.stall(leafNanos);
+      return 1;
+    }
+    Future<Integer> left = ex.submit(() -> nestedNode(ex, level - 1, leafNanos));
+    Future<Integer> right = ex.submit(() -> nestedNode(ex, level - 1, leafNanos));
+    return left.get() + right.get();
   }
 
   /**

@@ -1,0 +1,183 @@
+package dev.gmp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Tasks that wait on futures of their own executor (HelpingFuture): an awaited task that no
+ * thread has started runs in the waiter's place, exactly once, so a tree of waiting tasks needs
+ * no thread per level.
+ */
+class NestedWaitTest {
+  @RegisterExtension final TrackedExecutors tracked = new TrackedExecutors();
+
+  /** A binary tree whose every inner task submits two children and waits for both. */
+  private static int tree(GmpExecutor ex, int depth, Set<Thread> threads)
+      throws InterruptedException, ExecutionException {
+    threads.add(Thread.currentThread());
+    if (depth == 0) {
+      return 1;
+    }
+    Future<Integer> left = ex.submit(() -> tree(ex, depth - 1, threads));
+    Future<Integer> right = ex.submit(() -> tree(ex, depth - 1, threads));
+    return left.get() + right.get();
+  }
+
+  @Test
+  void aTreeOfWaitingTasksNeedsNoThreadPerLevel() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
+    Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    int depth = 10;
+    int leaves = ex.submit(() -> tree(ex, depth, threads)).get(
+        TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertEquals(1 << depth, leaves);
+    // Without helping every waiting level holds a thread (>= depth of them). A thread beyond the
+    // first is only possible if the block detector took the P from a task briefly off the CPU
+    // in a cold JVM; a handful covers that without hiding a per-level thread.
+    assertTrue(threads.size() <= 3,
+        "tasks ran on " + threads.size() + " threads; stats " + ex.stats());
+  }
+
+  @Test
+  void invokeAllInsideATaskRunsEveryTaskOnceWithoutExtraThreads() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
+    int n = 200;
+    AtomicIntegerArray runs = new AtomicIntegerArray(n);
+    Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    List<Integer> out = ex.submit(() -> {
+      List<Callable<Integer>> calls = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        int k = i;
+        calls.add(() -> {
+          threads.add(Thread.currentThread());
+          runs.incrementAndGet(k);
+          return k * 2;
+        });
+      }
+      List<Integer> values = new ArrayList<>();
+      for (Future<Integer> f : ex.invokeAll(calls)) {
+        values.add(f.get());
+      }
+      return values;
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    for (int i = 0; i < n; i++) {
+      assertEquals(i * 2, out.get(i));
+      assertEquals(1, runs.get(i), "task " + i + " ran " + runs.get(i) + " times");
+    }
+    assertTrue(threads.size() <= 3, "tasks ran on " + threads.size() + " threads");
+  }
+
+  @Test
+  void aTaskAwaitedByManyWaitersWhileQueuedRunsExactlyOnce() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(4).build());
+    int n = 2_000;
+    int waiters = 8;
+    AtomicIntegerArray runs = new AtomicIntegerArray(n);
+    CountDownLatch gate = new CountDownLatch(1);
+    // Hold every processor until all futures are queued, so that the waiters and the Ms that
+    // dequeue the Gs race for the same not-yet-started tasks.
+    List<Future<?>> blockers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      blockers.add(ex.submit(() -> {
+        TestSupport.await(gate, "gate");
+      }));
+    }
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int k = i;
+      futures.add(ex.submit(() -> runs.incrementAndGet(k)));
+    }
+    List<Future<?>> waiting = new ArrayList<>();
+    for (int w = 0; w < waiters; w++) {
+      int start = w * (n / waiters);
+      waiting.add(ex.submit(() -> {
+        for (int i = 0; i < n; i++) {
+          futures.get((start + i) % n).get();
+        }
+        return null;
+      }));
+    }
+    gate.countDown();
+    for (Future<?> f : waiting) {
+      f.get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    }
+    for (Future<?> f : blockers) {
+      f.get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    }
+    for (int i = 0; i < n; i++) {
+      assertEquals(1, runs.get(i), "task " + i + " ran " + runs.get(i) + " times");
+    }
+  }
+
+  @Test
+  void aTaskRunInPlaceReportsItsException() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
+    IllegalStateException boom = new IllegalStateException("boom");
+    Throwable seen = ex.submit(() -> {
+      Future<?> f = ex.submit(() -> {
+        throw boom;
+      });
+      return assertThrows(ExecutionException.class, f::get).getCause();
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertSame(boom, seen);
+  }
+
+  @Test
+  void aTimedGetNeverRunsTheTaskInPlace() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
+    Thread[] ran = new Thread[2];
+    ex.submit(() -> {
+      ran[0] = Thread.currentThread();
+      Future<Thread> f = ex.submit(Thread::currentThread);
+      ran[1] = f.get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+      return null;
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    // The only P went to another thread because the wait was declared (entersyscall).
+    assertNotSame(ran[0], ran[1]);
+  }
+
+  /** The decorated task running now on this thread (set by the decorator around each run). */
+  private static final ThreadLocal<Runnable> DECORATED = new ThreadLocal<>();
+
+  @Test
+  void underADecoratorAWaitedTaskStillRunsInsideItsOwnDecoration() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1)
+        .taskDecorator(r -> () -> {
+          Runnable outer = DECORATED.get();
+          DECORATED.set(r);
+          try {
+            r.run();
+          } finally {
+            DECORATED.set(outer);
+          }
+        }).build());
+    Object[] seen = new Object[2];
+    ex.submit(() -> {
+      Future<?>[] child = new Future<?>[1];
+      child[0] = ex.submit(() -> {
+        seen[0] = DECORATED.get();
+      });
+      seen[1] = child[0];
+      child[0].get();
+      return null;
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    // Run in place without its decoration, the child would see its parent's decorated task.
+    assertSame(seen[1], seen[0]);
+  }
+}
