@@ -40,7 +40,9 @@ final class Idle extends IdlePad2 {
   /**
    * wakep: start one spinning M on an idle P, only if no M is spinning already. When no P is idle
    * it sets needspinning instead (Go 1.20), without the lock. Dekker (B): needspinning = 1, then
-   * read npidle, against dropP's npidle++ then read needspinning: one side sees the other.
+   * read npidle, against dropP's npidle++ then read needspinning: one side sees the other. No P
+   * idle and nobody spinning is also when sysmon's eye is needed (work waits that only a retake
+   * may free), so a deep-sleeping sysmon is woken here (Sysmon#wakeForBacklog).
    */
   void wakep() {
     if (nmspinning() != 0) {
@@ -51,6 +53,7 @@ final class Idle extends IdlePad2 {
         needspinning = 1;
       }
       if (npidle == 0) {
+        s.sysmon.wakeForBacklog();
         return;
       }
     }

@@ -90,7 +90,11 @@ import java.util.function.IntToLongFunction;
  *   <li>Idle M note. Idle#launch / startm: write nextp, then M#wakeup's getAndSet of the note.
  *       M#sleep: CAS the note to PARKED, then park; a waker that sees PARKED unparks.
  *   <li>sysmon's deep sleep is decided and ended under the lock (Sysmon#maySleep,
- *       Sysmon#wakeIfWaiting); Ms read {@code Sysmon.waiting} racily and recheck under it.
+ *       Sysmon#wakeIfWaiting); whoever queues work that no idle P can take (Idle#wakep with
+ *       npidle == 0, a spinner's recheck, a lazy runnext put) reads {@code Sysmon.waiting}
+ *       racily and rechecks under it. sysmon sets it only while every P is idle, and a P leaves
+ *       the idle list under the lock, so a reader that saw npidle == 0 sees a deep sleep that
+ *       began before.
  *   <li>Timer add vs the timer sleeper. {@link Timers#add}: the heap write (nextWhen), then
  *       {@link Timers#added}'s fence, then read {@code TimerSleeper.until} and kick if it is
  *       later. {@link TimerSleeper#publish}: write {@code until}, fence, re-read every heap. With
@@ -270,6 +274,8 @@ final class Scheduler extends SchedulerPad1 {
     }
     if (stealable || !lazyWake) {
       idle.wakep();
+    } else {
+      sysmon.wakeForBacklog(); // nobody woken: sysmon's fallback moves g if our task runs on
     }
   }
 
@@ -322,9 +328,6 @@ final class Scheduler extends SchedulerPad1 {
       idle.wakep();
     }
     idle.wakeAnotherIfStale(); // a spinner counted but late, beside an idle P: one more
-    if (sysmon.waiting) { // a dead sysmon is restarted by the next submission (Sysmon#run)
-      sysmon.wakeIfWaiting();
-    }
   }
 
   /**
@@ -440,12 +443,8 @@ final class Scheduler extends SchedulerPad1 {
     if (m.spinning) {
       idle.spinnerArrived();
     }
-    // Whenever a P runs tasks, sysmon watches: unmarked blocking has no other witness. An M woken
-    // from idle goes from here straight to its task, so here, not only between tasks. waiting is
-    // set under the lock only while every P is idle, and our P left the idle list under it.
-    if (sysmon.waiting) {
-      sysmon.wakeIfWaiting();
-    }
+    // No sysmon wake-up here: a task that starts beside idle Ps needs no watcher until work waits
+    // behind it that no idle P can take, and whoever queues that work wakes sysmon (wakep).
     if (Jfr.on) {
       Jfr.procState(this, pp.id, P.Prunning, m);
     }

@@ -41,9 +41,6 @@ final class SchedulingLoop {
   static void schedule(M m) {
     Scheduler s = m.sched;
     for (int turn = SCHEDULE_TURNS; turn > 0; turn--) {
-      if (s.sysmon.waiting) { // volatile read; true only after an idle period
-        s.sysmon.wakeIfWaiting();
-      }
       G gp = findRunnable(m);
       if (gp == null) {
         throw MExit.INSTANCE;
@@ -350,6 +347,7 @@ final class SchedulingLoop {
       s.lock.unlock();
     }
     if (pp == null) {
+      s.sysmon.wakeForBacklog(); // work that no idle P can take: sysmon's eye (Idle#wakep)
       return false;
     }
     if (!s.acquirep(m, pp)) {

@@ -5,7 +5,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
  * (Go: 20 us, see MIN_DELAY_NANOS) between rounds while it has something to do, doubles the sleep
- * after 50 idle rounds up to 10 ms, and parks until woken when every P is idle. Each round it
+ * after 50 idle rounds up to 10 ms, and parks when every P is idle, until work waits that no idle
+ * P can take, a blocking call starts or a thread start needs watching. Each round it
  * notes how late its sleep ended (Oversubscription), watches thread starts
  * (Threads#checkStarting), wakes an M for work nobody was woken for or for timers overdue by a
  * round (Timers#sysmonCheck), and retakes Ps (Go's retake, SysmonRetake):
@@ -79,8 +80,9 @@ final class Sysmon implements Runnable {
   private volatile boolean kicked;
 
   /**
-   * sysmon is in its deep sleep (all Ps idle). Written under the lock; volatile because every M
-   * reads it once per scheduling round to wake sysmon lazily (SchedulingLoop.schedule).
+   * sysmon is in its deep sleep (all Ps idle), or died and waits for a restart. Written under the
+   * lock; volatile because whoever queues work that no idle P can take reads it without the lock
+   * ({@link #wakeForBacklog}).
    */
   volatile boolean waiting;
 
@@ -159,8 +161,21 @@ final class Sysmon implements Runnable {
   }
 
   /**
-   * Ends sysmon's deep sleep. Called by an M between tasks (and by entersyscall), never by a
-   * submitter: the first task after an idle period starts without paying for it.
+   * Work waits that no idle P can take (no P idle, nobody spinning): ends a deep sleep, since a
+   * retake may be all that frees a P for it. Not when a task merely starts after an idle period:
+   * beside idle Ps nothing needs a watcher, and that wake-up (a lock and an unpark before the
+   * first task, then rounds through the burst) was most of gmp's CPU per task on outside bursts
+   * (docs/benchmarks.md, "sysmon sleeps through light load"). One volatile read when awake.
+   */
+  void wakeForBacklog() {
+    if (waiting) {
+      wakeIfWaiting();
+    }
+  }
+
+  /**
+   * Ends sysmon's deep sleep (or restarts a dead sysmon): for backlog ({@link #wakeForBacklog}),
+   * a blocking call (entersyscall) and a thread start to watch.
    */
   void wakeIfWaiting() {
     if (!waiting) {
@@ -214,8 +229,8 @@ final class Sysmon implements Runnable {
       s.lock.lock();
       try {
         // Normally the executor is terminating. If sysmon died instead (a round's Throwable that
-        // even reporting could not survive), leave a restart to whoever looks next: an M between
-        // tasks or acquiring a P, or an outside submission, reads waiting and calls wakeIfWaiting.
+        // even reporting could not survive), leave a restart to whoever next needs it: backlog
+        // (wakeForBacklog), a blocking call or a thread start reads waiting and restarts it.
         boolean died = s.runState < Scheduler.TIDYING;
         thread = null;
         waiting = died;
@@ -263,8 +278,8 @@ final class Sysmon implements Runnable {
     if (quiet() && maySleep()) {
       delay = Long.MAX_VALUE;
       oversubscription.reset();
-      // Woken by an M that acquires a P (so whenever a P runs a task, sysmon watches), by
-      // entersyscall, by a thread start (watch). The timeout is a backstop only.
+      // Woken when work waits that no idle P can take (wakeForBacklog), by entersyscall, by a
+      // thread start (watch). The timeout is a backstop only.
       do {
         LockSupport.parkNanos(this, DEEP_SLEEP_NANOS);
         Thread.interrupted(); // as above
