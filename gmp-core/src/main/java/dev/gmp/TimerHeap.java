@@ -38,6 +38,13 @@ final class TimerHeap {
   static final int MIN_COMPACT = 64;
 
   /**
+   * Compaction never shrinks the array below this many slots (1 KiB): the timeout pattern fills
+   * a heap with MIN_COMPACT cancelled entries between compactions, and a smaller floor made every
+   * compaction shrink the array and the next adds grow it again (10 bytes allocated per timer).
+   */
+  static final int KEEP_CAPACITY = 256;
+
+  /**
    * The heap's lock word (0 free, 1 held): a CAS to take it, a release store to give it back.
    * Held for one sift or one batch of pops, never around user code or a park, so a waiter spins
    * and then yields rather than parking; the add's own full fence (Timers#added) is the StoreLoad
@@ -132,12 +139,16 @@ final class TimerHeap {
     return Math.max(0, size() - cancelledEntries);
   }
 
-  /** Adds t, unless it was cancelled out of every heap (ScheduledTask#enterHeap). Lock held. */
-  void addLocked(ScheduledTask<?> t) {
+  /**
+   * Adds t, unless it was cancelled out of every heap (ScheduledTask#enterHeap). Returns whether
+   * t became the earliest entry, i.e. lowered {@link #nextWhen()}: only such an add can make the
+   * sleeper's deadline too late (Timers#add). Lock held.
+   */
+  boolean addLocked(ScheduledTask<?> t) {
     t.heap = this;
     if (!t.enterHeap()) { // after the heap write: a canceller that sees it in a heap sees which
       t.heap = null;
-      return;
+      return false;
     }
     int n = size;
     if (n == a.length) {
@@ -146,7 +157,11 @@ final class TimerHeap {
     t.seq = seq++;
     siftUp(n, t);
     setSize(n + 1);
-    setNextWhen(a[0].when); // Dekker F, the adder's store (its fence follows the unlock)
+    if (a[0] != t) {
+      return false; // nextWhen unchanged: an earlier (or equal, older) entry stays on top
+    }
+    setNextWhen(t.when); // Dekker F, the adder's store (its fence follows the unlock)
+    return true;
   }
 
   /** Pops the earliest entry if it is due at {@code now}, skipping cancelled ones; else null. */
@@ -235,8 +250,8 @@ final class TimerHeap {
     for (int i = k < 2 ? -1 : (k - 2) >>> 2; i >= 0; i--) { // Floyd: last parent down to the root
       siftDown(i, a[i]);
     }
-    if (a.length > 64 && k < a.length / 4) {
-      a = Arrays.copyOf(a, Math.max(8, a.length / 2)); // memory follows the live count
+    if (a.length > KEEP_CAPACITY && k < a.length / 4) {
+      a = Arrays.copyOf(a, a.length / 2); // memory follows the live count
     }
     setNextWhen(k == 0 ? Timers.NONE : a[0].when);
   }
@@ -297,6 +312,11 @@ final class TimerHeap {
     }
     compactLocked();
     return n;
+  }
+
+  /** The array's length (tests: compaction keeps it between rounds of the timeout pattern). */
+  int capacityLocked() {
+    return a.length;
   }
 
   // ---------------------------------------------------------------- 4-ary heap

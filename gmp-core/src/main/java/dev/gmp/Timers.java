@@ -118,6 +118,7 @@ final class Timers {
    */
   int add(P pp, ScheduledTask<?> t) {
     TimerHeap h = pp.timers;
+    boolean earliest;
     h.lock();
     try {
       if (s.runState >= Scheduler.SHUTDOWN) {
@@ -126,11 +127,17 @@ final class Timers {
       if (pp.status() == P.Pdead) {
         return DEAD;
       }
-      h.addLocked(t);
+      earliest = h.addLocked(t);
     } finally {
       h.unlock();
     }
-    added(t.when);
+    // Only an add that lowers the heap's nextWhen needs Dekker F (Go's maybeAdd wakes the
+    // netpoller only when when < ts.wakeTime()): nextWhen is otherwise lowered by nothing, so a
+    // sleeper that saw it, or the adder that set it and kicked, already covers this timer. In
+    // the timeout pattern (each new deadline later than the pending ones) the fence is skipped.
+    if (earliest) {
+      added(t.when);
+    }
     return ADDED;
   }
 

@@ -1,6 +1,7 @@
 package dev.gmp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,5 +76,40 @@ class TimerHeapTest {
       last = t.when;
     }
     assertEquals(0, h.size());
+  }
+
+  @Test
+  void anAddReportsWhetherItLoweredTheEarliestDeadline() {
+    TimerHeap h = new TimerHeap();
+    assertTrue(h.addLocked(timer(50)), "first entry");
+    assertFalse(h.addLocked(timer(60)), "later");
+    assertFalse(h.addLocked(timer(50)), "equal: the older entry stays on top");
+    assertEquals(50, h.nextWhen());
+    assertTrue(h.addLocked(timer(40)), "earlier");
+    assertEquals(40, h.nextWhen());
+    ScheduledTask<Void> gone = timer(10);
+    gone.cancel(false); // cancelled out of every heap before its add: stays out
+    assertFalse(h.addLocked(gone));
+    assertEquals(40, h.nextWhen());
+  }
+
+  @Test
+  void theTimeoutPatternReclaimsCancelledEntriesWithoutRegrowingTheArray() {
+    TimerHeap h = new TimerHeap();
+    int n = 20 * TimerHeap.MIN_COMPACT;
+    int capacity = -1;
+    for (int i = 0; i < n; i++) {
+      ScheduledTask<Void> t = timer(1_000 + i);
+      h.addLocked(t); // as Timers#add, whose lock compaction would tryLock: none held here
+      assertTrue(t.cancel(false));
+      assertTrue(h.size() <= TimerHeap.MIN_COMPACT, "cancelled entries pile up: " + h.size());
+      if (i == 4 * TimerHeap.MIN_COMPACT) {
+        capacity = h.capacityLocked();
+      } else if (i > 4 * TimerHeap.MIN_COMPACT) {
+        assertEquals(capacity, h.capacityLocked(), "the array was reallocated at " + i);
+      }
+    }
+    assertEquals(n, h.cancelledCount(), "each cancel counted once");
+    assertEquals(0, h.live());
   }
 }
