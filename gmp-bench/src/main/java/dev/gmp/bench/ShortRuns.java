@@ -81,6 +81,10 @@ public final class ShortRuns {
                 "nestedWaits",
                 "tree of depth 7, tasks wait on children's futures, 50 us leaves",
                 ex -> Workloads.nestedWaits(ex, 7, 50)),
+            timed(
+                "timers",
+                "4 tasks x 10,000 schedule + cancel of a 1 s timer",
+                ex -> Workloads.scheduleCancel(ex, 4, 10_000)),
             new Workload(
                 "burst",
                 "100 outside submissions to an idle executor: submit-to-start",

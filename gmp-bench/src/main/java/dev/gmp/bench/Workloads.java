@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -139,6 +140,30 @@ public final class Workloads {
         n = n.parent;
       }
     }
+  }
+
+  /**
+   * The timeout pattern, timers only: {@code tasks} tasks on the executor each schedule and at once
+   * cancel {@code perTask} one-shot timers of 1 s (as {@link ScheduledTimers#scheduleCancel}).
+   * {@code ex} must be a {@link ScheduledExecutorService} (ForkJoinPool is one from JDK 25 on).
+   */
+  public static void scheduleCancel(ExecutorService ex, int tasks, int perTask) {
+    if (!(ex instanceof ScheduledExecutorService ses)) {
+      throw new IllegalArgumentException(
+          ex.getClass().getName() + " does not schedule (ForkJoinPool does from JDK 25 on)");
+    }
+    CountDownLatch done = new CountDownLatch(tasks);
+    Runnable noop = () -> {};
+    for (int t = 0; t < tasks; t++) {
+      ses.execute(
+          () -> {
+            for (int i = 0; i < perTask; i++) {
+              ses.schedule(noop, 1, TimeUnit.SECONDS).cancel(false);
+            }
+            done.countDown();
+          });
+    }
+    Util.await(done, "scheduleCancel");
   }
 
   /** One task spawns {@code n} tasks that each compute (busy-wait) for {@code micros}. */
