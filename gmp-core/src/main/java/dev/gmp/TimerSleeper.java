@@ -149,20 +149,22 @@ final class TimerSleeper {
       kicked = false; // before publish: a later kick is either seen by publish or sets it again
       long until = publish();
       if (until == Timers.NONE) {
-        vacate(m, false);
-        return IDLE;
+        if (vacateIfNone(m)) {
+          return IDLE;
+        }
+        continue; // a timer came as we gave the role up: we hold it again
       }
       long left = until - Timers.now();
       if (left > SPIN_AHEAD_NANOS) {
         if (m.sleep(left - SPIN_AHEAD_NANOS, this)) {
-          vacate(m, true);
+          vacate(m);
           return WOKEN;
         }
         continue; // timeout or kick: look again
       }
       while (left > 0 && !kicked) {
         if (m.pollWoken()) {
-          vacate(m, true);
+          vacate(m);
           return WOKEN;
         }
         Thread.onSpinWait();
@@ -196,21 +198,60 @@ final class TimerSleeper {
     } finally {
       s.lock.unlock();
     }
-    if (claimed && timers.earliestRacy() != Timers.NONE && s.idle.npidle > 0) {
-      s.idle.wakep(); // we will run with a P: another M takes the sleeper role
+    if (claimed) {
+      VarHandle.fullFence(); // StoreLoad: holder = null before the re-read (Dekker with kick)
+      handOn(); // we will run with a P: another M takes the sleeper role
     }
     return IDLE;
   }
 
-  private void vacate(M m, boolean handOn) {
+  /**
+   * publish saw no timer: gives the role up, unless a timer came meanwhile. Its adder read
+   * {@code until} after our publish and found us the holder, so it only kicked us and started
+   * nobody (TimerSleeper#kick): left there, the timer had no sleeper and, every P idle, nobody
+   * would look at the heaps again (the chain of 1 ms timers in gmp-bench's ScheduledTimers
+   * stalled for good about once in 2,600 timers at parallelism 2). Returns true if m is no
+   * longer the sleeper; false if it keeps the role and must publish again.
+   */
+  private boolean vacateIfNone(M m) {
+    boolean handOn = false;
+    s.lock.lock();
+    try {
+      releaseLocked(m);
+      VarHandle.fullFence(); // StoreLoad: holder = null before the re-read (Dekker with kick)
+      if (timers.earliestRacy() == Timers.NONE) {
+        return true; // an adder from now on finds no holder and wakes an M itself (kick)
+      }
+      if (m.onIdleList) {
+        holder = m; // volatile, lock held (no one claimed it since our release, under this lock)
+        return false;
+      }
+      handOn = true; // a startm took us: another M must sleep for the timer
+    } finally {
+      s.lock.unlock();
+    }
+    if (handOn) {
+      handOn();
+    }
+    return true;
+  }
+
+  /** Woken for work: gives the role up and hands it on if timers are pending. */
+  private void vacate(M m) {
     s.lock.lock();
     try {
       releaseLocked(m);
     } finally {
       s.lock.unlock();
     }
-    if (handOn && timers.earliestRacy() != Timers.NONE && s.idle.npidle > 0 && s.runState < Scheduler.TIDYING) {
-      s.idle.wakep(); // woken for work: another M takes the sleeper role
+    VarHandle.fullFence(); // StoreLoad: holder = null before the re-read (Dekker with kick)
+    handOn();
+  }
+
+  /** An M that leaves the role with timers pending: another M takes it (a spinner on an idle P). */
+  private void handOn() {
+    if (timers.earliestRacy() != Timers.NONE && s.idle.npidle > 0 && s.runState < Scheduler.TIDYING) {
+      s.idle.wakep();
     }
   }
 
