@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.LongAdder;
  * the ring of the P that ran it. For timers overdue a whole round on Ps too busy to look, sysmon
  * starts a spinner (Go's sysmon startm for timers).
  *
- * <p><b>Dekker pair F</b> (timer add vs the sleeper): the adder writes the heap (its nextWhen),
- * full fence, reads the sleeper's deadline and kicks it if that is later ({@link #added}); the
+ * <p><b>Dekker pair F</b> (timer add vs the sleeper): an adder whose timer became its heap's
+ * earliest writes the heap (its nextWhen), full fence, reads the sleeper's deadline and kicks it
+ * if that is later ({@link #added}; a later timer needs none, see {@link #add(P, ScheduledTask)}); the
  * sleeper publishes its deadline, full fence, re-reads every heap (TimerSleeper#publish). The
  * sleeper's side and the no-sleeper case are described in {@link TimerSleeper}.
  */
