@@ -1,9 +1,9 @@
 package dev.gmp;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * One P's timers (Go's {@code p.timers}): a 4-ary min-heap ordered by (when, seq), guarded by its
@@ -17,22 +17,16 @@ import java.util.List;
  * heap, when whoever holds the lock compacts (Go's zombie timers).
  */
 final class TimerHeap {
-  private static final VarHandle CANCELLED;
-  private static final VarHandle NEXT_WHEN; // writes only: the hot read is the field's own
-  private static final VarHandle SIZE;
-  private static final VarHandle LOCKED;
-
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      CANCELLED = l.findVarHandle(TimerHeap.class, "cancelledEntries", int.class);
-      NEXT_WHEN = l.findVarHandle(TimerHeap.class, "nextWhen", long.class);
-      SIZE = l.findVarHandle(TimerHeap.class, "size", int.class);
-      LOCKED = l.findVarHandle(TimerHeap.class, "locked", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  // Field updaters, not VarHandles: a fresh JVM runs these first calls interpreted or in C1,
+  // where a VarHandle call is a chain of method-handle frames (CHANGELOG: hot-path atomics).
+  private static final AtomicIntegerFieldUpdater<TimerHeap> CANCELLED =
+      AtomicIntegerFieldUpdater.newUpdater(TimerHeap.class, "cancelledEntries");
+  private static final AtomicLongFieldUpdater<TimerHeap> NEXT_WHEN = // writes only, as above
+      AtomicLongFieldUpdater.newUpdater(TimerHeap.class, "nextWhen");
+  private static final AtomicIntegerFieldUpdater<TimerHeap> SIZE =
+      AtomicIntegerFieldUpdater.newUpdater(TimerHeap.class, "size");
+  private static final AtomicIntegerFieldUpdater<TimerHeap> LOCKED =
+      AtomicIntegerFieldUpdater.newUpdater(TimerHeap.class, "locked");
 
   /** Compaction only pays above this many cancelled entries. */
   static final int MIN_COMPACT = 64;
@@ -68,8 +62,11 @@ final class TimerHeap {
    */
   private volatile long nextWhen = Timers.NONE;
 
-  /** Entries, cancelled ones included; written under the lock, read racily through size(). */
-  private int size;
+  /**
+   * Entries, cancelled ones included; written under the lock (release stores, setSize), read
+   * racily through size(). Volatile only for the field updater.
+   */
+  private volatile int size;
 
   /** Cancelled entries still here: a hint (cancel adds without the lock), exact after compaction. */
   @SuppressWarnings("unused")
@@ -90,12 +87,12 @@ final class TimerHeap {
   }
 
   private void setNextWhen(long w) {
-    NEXT_WHEN.setRelease(this, w); // release: see nextWhen()
+    NEXT_WHEN.lazySet(this, w); // release: see nextWhen()
   }
 
-  /** Opaque: a racy count for stats and for tidy's first look. */
+  /** A racy count for stats and for tidy's first look (a volatile read: a plain load on x86). */
   int size() {
-    return (int) SIZE.getOpaque(this);
+    return size;
   }
 
   boolean tryLock() {
@@ -113,7 +110,7 @@ final class TimerHeap {
   }
 
   void unlock() {
-    LOCKED.setRelease(this, 0); // release: our heap writes before the next holder's reads
+    LOCKED.lazySet(this, 0); // release: our heap writes before the next holder's reads
   }
 
   /**
@@ -127,7 +124,7 @@ final class TimerHeap {
   }
 
   private void setSize(int n) {
-    SIZE.setOpaque(this, n); // opaque: racy readers want a recent value, not an ordering
+    SIZE.lazySet(this, n); // release, no fence: racy readers want a recent value, not an ordering
   }
 
   int cancelledEntries() {
@@ -215,7 +212,7 @@ final class TimerHeap {
    * the heap (tryLock: the canceller never waits; the next one, or the owner, compacts instead).
    */
   void noteCancelled() {
-    int z = (int) CANCELLED.getAndAdd(this, 1) + 1; // atomic: any thread cancels
+    int z = CANCELLED.getAndAdd(this, 1) + 1; // atomic: any thread cancels
     if (z >= MIN_COMPACT && z > size() / 4 && tryLock()) {
       try {
         compactLocked();
@@ -278,7 +275,7 @@ final class TimerHeap {
   /** A drained heap leaves the live Ps: hands its cancel count over and starts again. Lock. */
   long takeCancelledCountLocked() {
     retired = true; // volatile, before the getAndSet: Dekker with a late cancel (Timers#cancelled)
-    long n = removedCancelled + (int) CANCELLED.getAndSet(this, 0); // atomic: racing cancels
+    long n = removedCancelled + CANCELLED.getAndSet(this, 0); // atomic: racing cancels
     removedCancelled = 0;
     return n;
   }
