@@ -19,7 +19,7 @@
 #                             2 forks (the former main job, ~2 min); BENCH_BURN=1: beside a
 #                             CPU burner JVM (one busy thread per CPU)
 #   ./bench.sh full           the whole JMH suite, every executor, parallelism 1 and 2 (gmp and
-#                             ForkJoinPool also at 4), and the JDK HttpServer on each (~28 min
+#                             ForkJoinPool also at 4), the JDK HttpServer and Jetty on each (~31 min
 #                             on 2 cores); tables to
 #                             bench-results/full-*/report.md
 #   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~12 min)
@@ -228,7 +228,10 @@ full_suite() {
   run remote 'TokioRemoteSpawn' -p executor=gmp,fjp,tpe -p parallelism=2 -f "$f2" "${W[@]}"
   # the JDK's HttpServer on each executor (gmp, ForkJoinPool, fixed pool, cached pool, virtual
   # threads), 4 and 16 keep-alive clients, tiny and 1 ms sleeping handlers (~5 min)
-  run http 'HttpServerBench' -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
+  run http 'HttpServerBench' -p server=jdk -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
+  # Jetty 12 on the same executors, 16 clients (~3 min)
+  run jetty 'HttpServerBench' -p server=jetty -p clients=16 -p executor=gmp,fjp,tpe,cached \
+    -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
   run core-p1 "${CORE[@]}" -p parallelism=1 -f 1 "${W[@]}"
   # parallelism 4 on the same cores (the oversubscribed container case): gmp and ForkJoinPool
   run core-p4 "${CORE[@]}" -p executor=gmp,fjp -p parallelism=4 -f 1 "${W[@]}"

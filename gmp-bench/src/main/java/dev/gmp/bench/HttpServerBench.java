@@ -8,10 +8,19 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,13 +38,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A real server on each executor: the JDK's {@code com.sun.net.httpserver.HttpServer} with {@code
- * setExecutor(executor)}, driven on loopback by {@code clients} keep-alive connections in a closed
- * loop ({@link KeepAliveClient}: one selector thread, the JMH thread itself). The server's
- * dispatcher thread calls {@code execute} once per request, from outside the executor: at light
- * load every request is a wake-up. Handlers: {@code tiny} answers "ok"; {@code sleep1} first
- * calls {@code Thread.sleep(1)}, a blocking call nobody marked (a JDBC call, say), which only an
- * executor that notices unmarked blocking (or has a thread per request) can overlap.
+ * A real server on each executor, driven on loopback by {@code clients} keep-alive connections in a
+ * closed loop ({@link KeepAliveClient}: one selector thread, the JMH thread itself). Servers:
+ * {@code jdk}, the JDK's {@code com.sun.net.httpserver.HttpServer} with {@code
+ * setExecutor(executor)}; {@code jetty}, Jetty 12's core server (no servlets) with one acceptor
+ * and one selector on threads of their own and its request work on the executor ({@link
+ * JettyExecutorPool}). Either way one server thread calls {@code execute} once per request, from
+ * outside the executor: at light load every request is a wake-up. Handlers: {@code tiny} answers
+ * "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody marked (a JDBC
+ * call, say), which only an executor that notices unmarked blocking (or has a thread per request)
+ * can overlap. Both Jetty handlers are Jetty's default invocation type, blocking: a handler
+ * declared non-blocking would run on the selector thread and never reach the executor.
  *
  * <p>Primary score: microseconds per request (lower is better, as everywhere in this suite; req/s
  * = 1e6 / score). Secondary, per iteration: {@code reqPerSec}, {@code p50Us} and {@code p99Us}
@@ -70,29 +83,84 @@ public class HttpServerBench {
   @Param({"tiny", "sleep1"})
   public String handler;
 
+  @Param({"jdk", "jetty"})
+  public String server;
+
   ExecutorService exec;
-  HttpServer server;
+  HttpServer jdkServer;
+  Server jettyServer;
   KeepAliveClient client;
   final LiveThreads threads = new LiveThreads();
 
   @Setup(Level.Trial)
-  public void setUp() throws IOException {
-    HttpHandler h =
+  public void setUp() throws Exception {
+    boolean sleep =
         switch (handler) {
-          case "tiny" -> HttpServerBench::respond;
-          case "sleep1" -> ex -> {
-            Util.sleepNanos(1_000_000);
-            respond(ex);
-          };
+          case "tiny" -> false;
+          case "sleep1" -> true;
           default ->
               throw new IllegalArgumentException("handler must be tiny or sleep1, was " + handler);
         };
     exec = Execs.create(executor, parallelism, threads);
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
-    server.createContext("/", h);
-    server.setExecutor(exec);
-    server.start();
-    client = new KeepAliveClient(server.getAddress(), clients);
+    InetSocketAddress address =
+        switch (server) {
+          case "jdk" -> startJdk(sleep);
+          case "jetty" -> startJetty(sleep);
+          default ->
+              throw new IllegalArgumentException("server must be jdk or jetty, was " + server);
+        };
+    client = new KeepAliveClient(address, clients);
+  }
+
+  private InetSocketAddress startJdk(boolean sleep) throws IOException {
+    HttpHandler h =
+        sleep
+            ? ex -> {
+              Util.sleepNanos(1_000_000);
+              respond(ex);
+            }
+            : HttpServerBench::respond;
+    jdkServer =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+    jdkServer.createContext("/", h);
+    jdkServer.setExecutor(exec);
+    jdkServer.start();
+    return jdkServer.getAddress();
+  }
+
+  private InetSocketAddress startJetty(boolean sleep) throws Exception {
+    jettyServer = JettyExecutorPool.newServer(exec);
+    // One acceptor and one selector, what Jetty picks for 2 to 8 cores, fixed so that a bigger
+    // machine runs the same server; both on threads of their own (JettyExecutorPool).
+    ServerConnector connector =
+        new ServerConnector(jettyServer, 1, 1, new HttpConnectionFactory());
+    connector.setHost(InetAddress.getLoopbackAddress().getHostAddress());
+    connector.setPort(0);
+    connector.setAcceptQueueSize(1024);
+    jettyServer.addConnector(connector);
+    jettyServer.setHandler(new JettyHandler(sleep));
+    jettyServer.start();
+    return new InetSocketAddress(InetAddress.getLoopbackAddress(), connector.getLocalPort());
+  }
+
+  /** "ok", after an unmarked 1 ms sleep when asked; Jetty's default (blocking) invocation type. */
+  private static final class JettyHandler extends Handler.Abstract {
+    private final boolean sleep;
+
+    JettyHandler(boolean sleep) {
+      this.sleep = sleep;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      if (sleep) {
+        Util.sleepNanos(1_000_000);
+      }
+      response.setStatus(200);
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, OK.length);
+      response.write(true, ByteBuffer.wrap(OK), callback);
+      return true;
+    }
   }
 
   private static void respond(HttpExchange ex) throws IOException {
@@ -104,9 +172,14 @@ public class HttpServerBench {
   }
 
   @TearDown(Level.Trial)
-  public void tearDown() throws IOException {
+  public void tearDown() throws Exception {
     client.close();
-    server.stop(0);
+    if (jdkServer != null) {
+      jdkServer.stop(0);
+    }
+    if (jettyServer != null) {
+      jettyServer.stop();
+    }
     Execs.shutdown(exec);
   }
 
@@ -192,7 +265,11 @@ public class HttpServerBench {
 
   /**
    * Quick look without JMH: {@code java -cp benchmarks.jar dev.gmp.bench.HttpServerBench EXECUTOR
-   * CLIENTS HANDLER [SECONDS]} prints req/s, p50/p99 and peak threads once a second.
+   * CLIENTS HANDLER [SECONDS [SERVER [PARALLELISM]]]} (defaults gmp 16 tiny 10 jdk 2) prints req/s,
+   * p50/p99 and peak threads once a second.
+   *
+   * @param args as above
+   * @throws Exception if the server or the client fails
    */
   public static void main(String[] args) throws Exception {
     HttpServerBench b = new HttpServerBench();
@@ -200,7 +277,8 @@ public class HttpServerBench {
     b.clients = args.length > 1 ? Integer.parseInt(args[1]) : 16;
     b.handler = args.length > 2 ? args[2] : "tiny";
     int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
-    b.parallelism = 2;
+    b.server = args.length > 4 ? args[4] : "jdk";
+    b.parallelism = args.length > 5 ? Integer.parseInt(args[5]) : 2;
     b.setUp();
     try {
       Stats st = new Stats();
@@ -211,9 +289,9 @@ public class HttpServerBench {
           b.httpServer(st);
         }
         System.out.printf(
-            "%s clients=%d %s: %.0f req/s p50 %.0f us p99 %.0f us peakThreads %d cpu/req %.1f us"
+            "%s %s p=%d clients=%d %s: %.0f req/s p50 %.0f us p99 %.0f us peakThreads %d cpu/req %.1f us"
                 + " %s%n",
-            b.executor, b.clients, b.handler, st.reqPerSec(), st.p50Us(), st.p99Us(), st.peak,
+            b.server, b.executor, b.parallelism, b.clients, b.handler, st.reqPerSec(), st.p50Us(), st.p99Us(), st.peak,
             st.cpuUsPerReq(),
             gmpStats(b.exec));
       }
