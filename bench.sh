@@ -25,7 +25,8 @@
 #   ./bench.sh ablation       gmp with each scheduler switch flipped in turn (~12 min)
 #   ./bench.sh plots [FULL_DIR [ABLATION_DIR]]
 #                             regenerate docs/benchmarks/*.svg from JMH JSON (default: the
-#                             recorded runs in docs/benchmarks/data/)
+#                             recorded runs in docs/benchmarks/data/) and the three-view plots
+#                             from data/views/headline/summary.json
 #   ./bench.sh report FILE... print the tables for JMH JSON files
 #   ./bench.sh jmh ARGS...    the JMH jar with your own arguments (-foe true is added)
 #   ./bench.sh trace [OUT.html]
@@ -301,6 +302,9 @@ plots() {
   local full=${1:-docs/benchmarks/data/full} abl=${2:-docs/benchmarks/data/ablation} args=() a label
   build
   report svg docs/benchmarks "$full"/*.json
+  # the headline's three views (a ./bench.sh busy run copied to data/views/headline)
+  [ -f docs/benchmarks/data/views/headline/summary.json ] \
+    && "$JAVA" -cp "$JAR" dev.gmp.bench.report.Report views-svg docs/benchmarks docs/benchmarks/data/views/headline/summary.json
   # gmp / ForkJoinPool at parallelism 1, 2 and 4 (the full suite's core-p4 group, or a recorded
   # gmp-and-ForkJoinPool run at all three)
   local byp=docs/benchmarks/data/p124

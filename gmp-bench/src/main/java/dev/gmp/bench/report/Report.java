@@ -114,6 +114,11 @@ public final class Report {
         Path file = Path.of(rest.remove(0));
         RatioByParallelism.write(out, file, rows(Results.load(paths(rest))));
       }
+      case "views-svg" -> {
+        Path dir = Path.of(rest.remove(0));
+        Files.createDirectories(dir);
+        ViewsPlot.write(out, dir, Path.of(rest.remove(0)));
+      }
       case "svg" -> {
         Path dir = Path.of(rest.remove(0));
         Files.createDirectories(dir);
@@ -127,7 +132,7 @@ public final class Report {
     System.err.println(
         "usage: Report compare|table|targets FILE... | ablation BASELINE.json LABEL.json... |"
             + " ablation-svg OUT BASELINE.json LABEL.json... | svg OUTDIR FILE... |"
-            + " parallelism-svg OUT FILE...");
+            + " parallelism-svg OUT FILE... | views-svg OUTDIR SUMMARY.json");
     System.exit(2);
   }
 

@@ -131,6 +131,33 @@ class ReportTest {
 
   /** A miss is never printed as the target itself ("1.00 MISSED (<= 1.0)"). */
   @Test
+  void viewsPlotsOneFilePerViewAndColumnWithABarPerParallelism(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("summary.json");
+    Files.writeString(
+        f,
+        """
+        {"rounds": 3, "cells": [
+          {"view": "quiet", "gmp": "gmp", "workload": "chains", "metric": "time", "p": 1,
+           "op1": [2.5, 2.0, 3.0], "sum": [1.5, 1.2, 1.8], "steady": [0.75, 0.5, 1.0]},
+          {"view": "quiet", "gmp": "gmp", "workload": "chains", "metric": "time", "p": 2,
+           "op1": [1.25, 1.0, 1.5], "sum": [1.1, 1.0, 1.2], "steady": [0.9, 0.8, 1.0]},
+          {"view": "busy", "gmp": "gmp", "workload": "burst", "metric": "p99", "p": 2,
+           "op1": [4.0, 3.0, 5.0], "sum": [2.0, 1.5, 2.5], "steady": [1.0, 0.9, 1.1]}]}
+        """);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ViewsPlot.write(new PrintStream(bytes, true, StandardCharsets.UTF_8), dir, f);
+    String quietSum = Files.readString(dir.resolve("views-quiet-sum.svg"));
+    assertTrue(quietSum.contains("operations 1-30"), quietSum);
+    assertTrue(quietSum.contains(">chains<"), quietSum);
+    assertTrue(quietSum.contains("parallelism 1") && quietSum.contains("parallelism 2"), quietSum);
+    assertTrue(quietSum.contains(">1.50<") && quietSum.contains(">1.10<"), quietSum);
+    String busyOp1 = Files.readString(dir.resolve("views-busy-op1.svg"));
+    assertTrue(busyOp1.contains(">burst p99<") && busyOp1.contains(">4.00<"), busyOp1);
+    assertTrue(Files.exists(dir.resolve("views-busy-steady.svg")));
+    assertEquals(6, bytes.toString(StandardCharsets.UTF_8).lines().count()); // "wrote" per file
+  }
+
+  @Test
   void aMissIsNotRoundedOntoTheTarget() {
     assertEquals("1.004", Report.ratio(1.004, 1.0));
     assertEquals("1.00", Report.ratio(0.998, 1.0));
