@@ -3,12 +3,12 @@
 # Every view compares gmp with ForkJoinPool in the same run and prints gmp time / ForkJoinPool
 # time (< 1: gmp faster), medians with min-max over rounds.
 #
-#   ./bench.sh                main job (~2-3 min after the build): in fresh JVMs, gmp and
+#   ./bench.sh                main job (~3 min after the build): in fresh JVMs, gmp and
 #                             ForkJoinPool interleaved, every workload at parallelism 1, 2, 4:
 #                             operations 1-30 (short runs) and 10 after 0.6 s of warm-up
 #                             (ShortRuns, ThreeViews; JMH's steady state: ./bench.sh steady)
 #   ./bench.sh busy           the same with a CPU burner JVM beside each JVM (one busy thread per
-#                             CPU), quiet and busy rounds interleaved (~5 min)
+#                             CPU), quiet and busy rounds interleaved (~7 min)
 #   ./bench.sh jit            JIT volume (-XX:+CITime), wall and CPU (/usr/bin/time -v) of a short
 #                             cold job, gmp vs ForkJoinPool (~1 min)
 #   ./bench.sh compare REV    short runs and JIT view of REV's gmp-core against this tree's, each
@@ -162,14 +162,14 @@ FRESH=(--p 1,2,4 --ops 30 --warm-ms 600 --steady-ops 10)
 
 main_job() {
   build
-  echo "Main job: short runs and operations after 0.6 s in fresh JVMs, gmp vs ForkJoinPool (~2-3 min)..."
+  echo "Main job: short runs and operations after 0.6 s in fresh JVMs, gmp vs ForkJoinPool (~3 min)..."
   views "bench-results/main-$STAMP" "${FRESH[@]}" --jvms "${BENCH_JVMS:-3}"
   echo "Results: bench-results/main-$STAMP (table.md, summary.json, raw.csv)"
 }
 
 busy_view() {
   build
-  echo "Busy machine: quiet and busy rounds interleaved, a CPU burner beside each busy JVM (~5 min)..."
+  echo "Busy machine: quiet and busy rounds interleaved, a CPU burner beside each busy JVM (~7 min)..."
   views "bench-results/busy-$STAMP" "${FRESH[@]}" --jvms "${BENCH_JVMS:-3}" --views quiet,busy
   echo "Results: bench-results/busy-$STAMP"
 }
