@@ -55,7 +55,8 @@ final class RatioByParallelism {
             false));
   }
 
-  private static double[] filled(int n) {
+  /** n NaNs: the bars a plot leaves out until a value is known. */
+  static double[] filled(int n) {
     double[] v = new double[n];
     java.util.Arrays.fill(v, Double.NaN);
     return v;

@@ -53,7 +53,7 @@ final class ViewsPlot {
           }
           String metric = c.path("metric").asString();
           String label = c.path("workload").asString() + ("time".equals(metric) ? "" : " " + metric);
-          double[] v = byLabel.computeIfAbsent(label, k -> nans(pList.size()));
+          double[] v = byLabel.computeIfAbsent(label, k -> RatioByParallelism.filled(pList.size()));
           v[pList.indexOf(c.path("p").asInt())] = c.path(col[0]).path(0).asDouble(Double.NaN);
         }
         if (byLabel.isEmpty()) {
@@ -72,11 +72,5 @@ final class ViewsPlot {
                 false));
       }
     }
-  }
-
-  private static double[] nans(int n) {
-    double[] v = new double[n];
-    java.util.Arrays.fill(v, Double.NaN);
-    return v;
   }
 }
