@@ -67,7 +67,8 @@ class FaultyThreadFactoryTest {
   }
 
   private static void runsAllAndTerminates(ThreadFactory tf, int parallelism) throws Exception {
-    GmpExecutor ex = GmpExecutor.builder().parallelism(parallelism).threadFactory(tf).build();
+    GmpExecutor ex = GmpExecutor.builder().parallelism(parallelism).threadFactory(tf)
+        .uncaughtExceptionHandler((t, e) -> {}).build();
     int n = 20;
     CountDownLatch ran = new CountDownLatch(n);
     for (int i = 0; i < n; i++) {
@@ -135,7 +136,8 @@ class FaultyThreadFactoryTest {
       t.setDaemon(true);
       return t;
     };
-    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(tf).build();
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(tf)
+        .uncaughtExceptionHandler((t, e) -> {}).build();
     AtomicInteger runs = new AtomicInteger();
     CountDownLatch ran = new CountDownLatch(1);
     ex.execute(() -> {

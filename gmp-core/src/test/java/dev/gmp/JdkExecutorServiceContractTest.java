@@ -1010,7 +1010,8 @@ class JdkExecutorServiceContractTest {
       t.setDaemon(true);
       return t;
     };
-    GmpExecutor ex = track(GmpExecutor.builder().parallelism(2).threadFactory(failing).build());
+    GmpExecutor ex = track(GmpExecutor.builder().parallelism(2).threadFactory(failing)
+        .uncaughtExceptionHandler((t, e) -> {}).build());
     int tasks = 100;
     CountDownLatch done = new CountDownLatch(tasks);
     for (int k = 0; k < tasks; k++) {

@@ -37,7 +37,8 @@ class ThreadFactoryFailureTest {
       }
       return null;
     };
-    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(4).threadFactory(flaky).build())) {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(4).threadFactory(flaky)
+        .uncaughtExceptionHandler((t, e) -> {}).build())) {
       GmpExecutor ex = cex.ex();
       // First task: creates the one good thread.
       assertEquals(1, ex.submit(() -> 1).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
@@ -79,6 +80,7 @@ class ThreadFactoryFailureTest {
       };
       try (TestSupport.Closer c =
           TestSupport.closer(GmpExecutor.builder().parallelism(2).threadFactory(oneThread)
+              .uncaughtExceptionHandler((t, e) -> {})
               .timeSlice(java.time.Duration.ofMillis(1)).build())) {
         GmpExecutor ex = c.ex();
         int kids = 100;

@@ -77,7 +77,8 @@ class ThreadFactoryFaultsTest {
       duds.add(t);
       return t;
     };
-    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxThreads(3).threadFactory(dud).build();
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxThreads(3).threadFactory(dud)
+        .uncaughtExceptionHandler((t, e) -> {}).build();
     try {
       ex.execute(() -> {});
       TestSupport.sleepQuietly(2_000); // a window to count attempts in, not a synchronisation
@@ -133,7 +134,8 @@ class ThreadFactoryFaultsTest {
 
   @Test
   void aFactoryReturningNullIsTheSame() {
-    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(r -> null).build();
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(r -> null)
+        .uncaughtExceptionHandler((t, e) -> {}).build();
     try {
       RejectedExecutionException e =
           assertThrows(RejectedExecutionException.class, () -> ex.execute(() -> {}));
