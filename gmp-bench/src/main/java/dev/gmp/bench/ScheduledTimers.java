@@ -98,16 +98,7 @@ public class ScheduledTimers {
   @Benchmark
   @OperationsPerInvocation(CANCEL_TASKS * CANCEL_PER_TASK)
   public void scheduleCancel() {
-    CountDownLatch done = new CountDownLatch(CANCEL_TASKS);
-    for (int t = 0; t < CANCEL_TASKS; t++) {
-      exec.execute(() -> {
-        for (int i = 0; i < CANCEL_PER_TASK; i++) {
-          exec.schedule(NOOP, 1, TimeUnit.SECONDS).cancel(false);
-        }
-        done.countDown();
-      });
-    }
-    Util.await(done, "schedule+cancel");
+    Workloads.scheduleCancel(exec, CANCEL_TASKS, CANCEL_PER_TASK);
   }
 
   /** Lateness percentiles of one iteration (JMH secondary results). */

@@ -144,7 +144,8 @@ public final class Workloads {
 
   /**
    * The timeout pattern, timers only: {@code tasks} tasks on the executor each schedule and at once
-   * cancel {@code perTask} one-shot timers of 1 s (as {@link ScheduledTimers#scheduleCancel}).
+   * cancel {@code perTask} one-shot timers of 1 s (ShortRuns' {@code timers};
+   * ScheduledTimers#scheduleCancel in JMH).
    * {@code ex} must be a {@link ScheduledExecutorService} (ForkJoinPool is one from JDK 25 on).
    */
   public static void scheduleCancel(ExecutorService ex, int tasks, int perTask) {
