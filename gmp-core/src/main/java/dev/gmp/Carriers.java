@@ -1,10 +1,9 @@
 package dev.gmp;
 
-import java.util.Set;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -52,10 +51,7 @@ final class Carriers {
    * Started and not terminated threads, for shutdownNow's interrupts. A concurrent set: added by
    * whoever starts a thread, removed by the M that ran its last continuation.
    */
-  private final Set<Thread> live = ConcurrentHashMap.newKeySet();
-
-  /** The size of {@link #live}, for tidy's check under the lock (Dekker G, {@link #admit}). */
-  private final AtomicLong liveCount = new AtomicLong();
+  private final ConcurrentHashMap<Thread, Boolean> live = new ConcurrentHashMap<>();
 
   /** Continuation Gs queued or running: live minus this is the parked threads (stats only). */
   private final LongAdder continuations = new LongAdder();
@@ -146,17 +142,19 @@ final class Carriers {
   }
 
   /**
-   * Registers a starting thread. Dekker (G) with shutdown: we add to liveCount (an atomic RMW,
-   * a full barrier) and then read runState; shutdown writes runState and then reads liveCount
-   * under the lock (tryTidyLocked). If we read RUNNING, tidy sees our thread and waits for it;
-   * if we read a shut-down state, we settle under the lock: accepted unless tidy already ran.
-   * The same pair with shutdownNow's interrupts (it writes STOP, then walks {@link #live}): a
-   * thread it may miss reads STOP here and is interrupted before it first runs.
+   * Registers a starting thread. Dekker (G) with shutdown: we add to {@link #live} and fence, then
+   * read runState; shutdown writes runState and then reads the live count under the lock
+   * (tryTidyLocked). If we read RUNNING, tidy sees our thread and waits for it; if we read a
+   * shut-down state, we settle under the lock: accepted unless tidy already ran. The same pair with
+   * shutdownNow's interrupts (it writes STOP, then walks {@link #live}): a thread it may miss reads
+   * STOP here and is interrupted before it first runs.
    */
   private void admit(Thread vt) {
-    live.add(vt); // CHM: its CAS or bin lock publishes vt to interruptAll's iteration
-    liveCount.incrementAndGet(); // atomic RMW, a full barrier before the runState read (E)
-    if (s.runState < Scheduler.SHUTDOWN) { // volatile read, after the RMW above
+    live.put(vt, Boolean.TRUE); // CHM: its CAS or bin lock publishes vt to interruptAll's walk
+    // StoreLoad (G): the map's count may land in a new counter cell by a plain store, so the
+    // CHM's own CASes are not relied on; this fence orders the add before the runState read.
+    VarHandle.fullFence();
+    if (s.runState < Scheduler.SHUTDOWN) { // volatile read, after the fence
       return;
     }
     boolean refused;
@@ -179,9 +177,7 @@ final class Carriers {
   }
 
   private void forget(Thread vt) {
-    if (live.remove(vt)) {
-      liveCount.decrementAndGet(); // atomic: read by tidy under the lock
-    }
+    live.remove(vt);
   }
 
   /** After each continuation run, on the M that ran it. */
@@ -192,20 +188,25 @@ final class Carriers {
     }
   }
 
-  /** Threads started and not terminated (Lifecycle: the executor terminates only at 0). */
+  /**
+   * Threads started and not terminated (Lifecycle: the executor terminates only at 0). The map's
+   * own striped count rather than a shared counter beside it: a spawner and the Ms ending threads
+   * no longer take turns on one cache line (spawn+join inside a virtual thread at p=2: 0.76x the
+   * time, docs/benchmarks.md).
+   */
   long liveCount() {
-    return liveCount.get(); // volatile read
+    return live.mappingCount(); // volatile reads of the count's base and cells
   }
 
   /** Live threads that are neither queued nor running: parked (GmpStats: Gwaiting). */
   int parked() {
-    long p = liveCount.get() - continuations.sum();
+    long p = live.mappingCount() - continuations.sum();
     return (int) Math.max(0, Math.min(Integer.MAX_VALUE, p)); // racy snapshot: may dip below 0
   }
 
   /** shutdownNow: interrupt every live thread. Called without the scheduler lock. */
   void interruptAll() {
-    for (Thread t : live) {
+    for (Thread t : live.keySet()) {
       t.interrupt(); // an unpark: its continuation comes back through execute, never rejected
     }
   }

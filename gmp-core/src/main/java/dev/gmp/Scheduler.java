@@ -101,8 +101,9 @@ import java.util.function.IntToLongFunction;
  *       no sleeper: the adder reads npidle (wakep) against stopm's npidle++, fence, heap reads in
  *       {@link TimerSleeper#claimSleeperLocked}. A timer add vs shutdown, and vs a retire or
  *       retake of its P, is settled by the heap lock (Timers#add's comment).
- *   <li>Virtual-thread start vs shutdown. Carriers#admit: liveCount++ (atomic), then read
- *       runState. Lifecycle#shutdown: write runState, then (lock) read liveCount in tryTidyLocked.
+ *   <li>Virtual-thread start vs shutdown. Carriers#admit: add to the live set, fence, then read
+ *       runState. Lifecycle#shutdown: write runState, then (lock) read the live count in
+ *       tryTidyLocked.
  *       A start that reads a shut-down state settles under the lock (refused only once TIDYING).
  * </ol>
  *
