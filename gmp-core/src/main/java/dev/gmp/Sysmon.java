@@ -4,7 +4,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
- * (Go: 20 us, see MIN_DELAY_NANOS) between rounds while it has something to do, doubles the sleep
+ * (Go: 20 us, see MIN_DELAY_NANOS; 50 us after retaking a blocked task's P, BLOCKED_DELAY_NANOS)
+ * between rounds while it has something to do, doubles the sleep
  * after 50 idle rounds up to 10 ms, and parks when every P is idle, until work waits that no idle
  * P can take, a blocking call starts or a thread start needs watching. Each round it
  * notes how late its sleep ended (Oversubscription), watches thread starts
@@ -39,6 +40,15 @@ final class Sysmon implements Runnable {
    * than a whole round. Only while such tasks and waiting work exist.
    */
   static final long SUSPECT_DELAY_NANOS = 20_000;
+
+  /**
+   * The sleep after a round that retook a P from a task blocked without saying so: 50 us. A
+   * server whose handlers block unmarked will block again in the next handler, which runs on the
+   * M that just got the P (BlockDetector#baseline samples it), so the next look comes sooner: at
+   * 100 us each request held its P about a round before its retake. 1 ms sleeping handlers, p=2:
+   * 1.15-1.25x the requests at the same CPU per request (docs/benchmarks.md, "Servers").
+   */
+  static final long BLOCKED_DELAY_NANOS = 50_000;
 
   /** A marked blocking call is retaken once it is at least this old (Go: one sysmon tick). */
   static final long SYSCALL_MIN_AGE_NANOS = 20_000;
@@ -304,12 +314,25 @@ final class Sysmon implements Runnable {
     } else {
       idleRounds = 0;
     }
-    d = idleRounds > 50 ? Math.min(d * 2, MAX_DELAY_NANOS) : MIN_DELAY_NANOS;
-    if (suspects) {
-      d = Math.min(d, SUSPECT_DELAY_NANOS); // a verdict waits for the next look
-    }
+    d = nextSleep(d, idleRounds, rules.blockedThisRound, suspects);
     delay = d;
     return d;
+  }
+
+  /**
+   * The sleep after a round that slept {@code d}: the fast cadence, doubling after 50 idle
+   * rounds up to 10 ms; shorter after a round that retook a blocked task's P (the next handler is
+   * likely to block too) and shortest while the detector waits for a second look.
+   */
+  static long nextSleep(long d, int idleRounds, int blockedRetakes, boolean suspects) {
+    long next = idleRounds > 50 ? Math.min(d * 2, MAX_DELAY_NANOS) : MIN_DELAY_NANOS;
+    if (blockedRetakes != 0) {
+      next = Math.min(next, BLOCKED_DELAY_NANOS);
+    }
+    if (suspects) {
+      next = Math.min(next, SUSPECT_DELAY_NANOS); // a verdict waits for the next look
+    }
+    return next;
   }
 
   /** A shut-down executor's tidy-up, retried each round until it terminates. */

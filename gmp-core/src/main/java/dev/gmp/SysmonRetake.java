@@ -22,6 +22,9 @@ final class SysmonRetake {
   private final Scheduler s;
   private final Sysmon sysmon;
 
+  /** Ps retaken this round from tasks blocked without saying so (the detector's verdict). */
+  int blockedThisRound;
+
   SysmonRetake(Scheduler s, Sysmon sysmon) {
     this.s = s;
     this.sysmon = sysmon;
@@ -30,6 +33,7 @@ final class SysmonRetake {
   /** One round over every P: how many were retaken (0 lets sysmon slow its cadence). */
   int round(long now) {
     int n = 0;
+    blockedThisRound = 0;
     if (sysmon.detector != null) {
       sysmon.detector.beginRound();
     }
@@ -109,6 +113,7 @@ final class SysmonRetake {
         && sysmon.detector.look(mp, now) == BlockDetector.BLOCKED
         && s.retake.retakeRunning(pp, mp, gp, c, true)) {
       pp.sysmonM = null;
+      blockedThisRound++;
       return 1;
     }
     if (first || now - pp.sysmonMwhen < slice) {
