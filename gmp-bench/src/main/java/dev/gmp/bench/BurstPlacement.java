@@ -7,10 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Not a benchmark: where the tasks of {@link WakeupProbe}'s burst ran, to explain its p99. The
@@ -47,32 +44,12 @@ public final class BurstPlacement {
       long end = warmEnd + (long) (seconds * 0.5e9);
       while (System.nanoTime() < end) {
         boolean measured = System.nanoTime() > warmEnd;
-        LockSupport.parkNanos(WakeupProbe.GAP_NS);
         long[] submitted = new long[burst];
         long[] started = new long[burst];
         int[] taskCpu = new int[burst];
         int[] submitterCpu = new int[burst];
-        CountDownLatch done = new CountDownLatch(1);
-        AtomicInteger rem = new AtomicInteger(burst);
-        long next = System.nanoTime();
-        for (int i = 0; i < burst; i++) {
-          while (System.nanoTime() - next < 0) {
-            Thread.onSpinWait();
-          }
-          int k = i;
-          submitted[i] = System.nanoTime();
-          ex.execute(
-              () -> {
-                started[k] = System.nanoTime();
-                taskCpu[k] = cpu();
-                if (rem.decrementAndGet() == 0) {
-                  done.countDown();
-                }
-              });
-          submitterCpu[i] = cpu();
-          next += WakeupProbe.INTERVAL_NS;
-        }
-        Util.await(done, "burst");
+        WakeupProbe.burst(
+            ex, submitted, started, k -> taskCpu[k] = cpu(), k -> submitterCpu[k] = cpu());
         for (int i = 0; measured && i < burst; i++) {
           rows.add(new long[] {i, started[i] - submitted[i], taskCpu[i] == submitterCpu[i] ? 1 : 0});
         }

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
 
 /**
  * Not a benchmark: the outside-submission paths of one executor in one JVM, with what the
@@ -112,14 +113,19 @@ public final class WakeupProbe {
     }
   }
 
-  private static int op(String mode, ExecutorService ex, long[][] lat, int... nlat) {
-    if (mode.equals("remote")) {
-      Workloads.spawnRemote(ex, REMOTE);
-      return REMOTE;
-    }
+  /**
+   * One burst: {@link #GAP_NS} idle, then {@link #BURST} tasks {@link #INTERVAL_NS} apart from the
+   * calling thread (paced by spinning). Task k stamps {@code started[k]} and then runs {@code
+   * inTask}; the caller stamps {@code submitted[k]} before each execute and runs {@code
+   * afterSubmit} after it. Returns when every task has run.
+   */
+  static void burst(
+      ExecutorService ex,
+      long[] submitted,
+      long[] started,
+      IntConsumer inTask,
+      IntConsumer afterSubmit) {
     LockSupport.parkNanos(GAP_NS);
-    long[] submitted = new long[BURST];
-    long[] started = new long[BURST];
     CountDownLatch done = new CountDownLatch(1);
     AtomicInteger rem = new AtomicInteger(BURST);
     long next = System.nanoTime();
@@ -132,13 +138,25 @@ public final class WakeupProbe {
       ex.execute(
           () -> {
             started[k] = System.nanoTime();
+            inTask.accept(k);
             if (rem.decrementAndGet() == 0) {
               done.countDown();
             }
           });
+      afterSubmit.accept(i);
       next += INTERVAL_NS;
     }
     Util.await(done, "burst");
+  }
+
+  private static int op(String mode, ExecutorService ex, long[][] lat, int... nlat) {
+    if (mode.equals("remote")) {
+      Workloads.spawnRemote(ex, REMOTE);
+      return REMOTE;
+    }
+    long[] submitted = new long[BURST];
+    long[] started = new long[BURST];
+    burst(ex, submitted, started, k -> {}, k -> {});
     if (lat != null) {
       long[] l = lat[0];
       for (int i = 0; i < BURST && nlat[0] < l.length; i++) {
