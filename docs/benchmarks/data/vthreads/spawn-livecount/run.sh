@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: ab3.sh OUTDIR ROUNDS "P list" BENCH_REGEX label=jar ...  ; one lock hold per round and p
+# usage: run.sh OUTDIR ROUNDS "P list" BENCH_REGEX label=jar ...  (one lock hold per round and p; README.md)
 set -eu
 OUT=$1; R=$2; PS=$3; B=$4; shift 4
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; J=$JAVA_HOME/bin/java
