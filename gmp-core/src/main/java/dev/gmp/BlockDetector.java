@@ -41,9 +41,12 @@ import java.nio.file.Path;
  *       the very next round);
  *   <li>RUNNABLE (Java's state for a socket or pipe read): asleep to the kernel counts as blocked
  *       once it spent less than half of each of the last two rounds on a CPU; {@link #BLOCKED}
- *       if the kernel had it asleep at the look before too and it spent less than an eighth of
- *       the time between on a CPU (one kernel sample alone catches threads in a moment's sleep:
- *       a class load from the jar, a JVM-internal lock, during a server's warm-up);
+ *       if the kernel had it asleep at the look before too, it spent less than an eighth of the
+ *       time between on a CPU (one kernel sample alone catches threads in a moment's sleep: a
+ *       class load from the jar, during a server's warm-up), and the call it sleeps in is not a
+ *       futex. A futex is a wait inside the JVM (a VM lock, the safepoint barrier, another
+ *       thread's class initialisation), where a spinning task sleeps too when the machine is
+ *       busy: it counts only once it has lasted a whole time slice (see the overview below);
  *   <li>{@link #SUSPECT} if it waits now but the earlier sample is missing: sysmon comes back
  *       sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for the second look;
  *   <li>{@link #NO} otherwise, and always for BLOCKED on a monitor ({@code synchronized}): that is
@@ -63,9 +66,11 @@ import java.nio.file.Path;
  * for a wait of microseconds. A CPU-bound task is never in a JVM wait state, and the kernel
  * reports it R whether it runs or waits for a CPU (a kernel that said R is not asked again until
  * the thread has run: a preempted task on a busy machine costs one /proc read, not one a round).
- * The one time it is off the CPU and asleep is when a GC safepoint stops it; but the safepoint
- * stops sysmon too (the CPU clock read is a VM call), so two quiet rounds in a row cannot both
- * fall inside one: the round after it finds a thread that has run again.
+ * It is asleep, off its CPU, only inside the JVM: at a safepoint, or on a VM lock whose holder
+ * the OS preempted. Beside a CPU burner that sleep lasts hundreds of microseconds, long enough
+ * for two looks (docs/design.md, section 3.1), so the kernel is asked which call the thread sleeps
+ * in: a futex, the JVM's own, is held to a whole slice at under an eighth of a CPU, as long as a
+ * task's wait on a monitor; any other call (read, poll, accept, nanosleep) is the task's.
  *
  * <p>All state is sysmon's own (each M's {@link Sample}, this object): one thread reads and
  * writes it, no ordering needed. What it reads of other threads: {@code M.runner} and {@code
@@ -91,6 +96,10 @@ final class BlockDetector {
     boolean idle;
     boolean osRunnable;
     long suspectRound = -2;
+    /** Asleep inside the JVM (a futex) since inVmWhen, with the CPU clock at inVmCpu then. */
+    boolean inVm;
+    long inVmWhen;
+    long inVmCpu;
   }
 
   /** sysmon's round number, bumped at the start of each Sysmon#retake: "the round before" test. */
@@ -112,8 +121,11 @@ final class BlockDetector {
     suspects = 0;
   }
 
-  /** The verdict on {@code mp}'s thread, which runs a task while work waits (sysmon only). */
-  int look(M mp, long now) {
+  /**
+   * The verdict on {@code mp}'s thread, which runs a task while work waits (sysmon only); {@code
+   * slice}, the time slice: how long a wait inside the JVM must last to count.
+   */
+  int look(M mp, long now, long slice) {
     Thread t = mp.runner;
     if (t == null || mp.startingThread) {
       return NO; // not started, or inside gmp's own thread start (Idle#launch)
@@ -146,9 +158,11 @@ final class BlockDetector {
       mp.det.osRunnable = false; // it ran since the kernel said R: ask again when quiet
     }
     // BLOCKED on a monitor is left to the time-slice rule (see the overview).
-    boolean blocked = waits || (quiet && wasQuiet && osAsleep(mp));
+    boolean blocked =
+        waits || (ts == Thread.State.RUNNABLE && quiet && wasQuiet && osAsleep(mp));
     mp.det.blocked = blocked;
     if (!blocked) {
+      mp.det.inVm = false;
       return NO;
     }
     // Parked, sleeping or in Object.wait now, off the CPU for over half of the round, and off it
@@ -158,9 +172,10 @@ final class BlockDetector {
       return BLOCKED;
     }
     // RUNNABLE and asleep to the kernel at this look and the last, hardly on a CPU between: a
-    // read. (One kernel sample catches threads in a moment's sleep: a class load, a JVM lock.)
+    // read, unless the call it sleeps in is a futex (one kernel sample alone catches threads in
+    // a moment's sleep: a class load).
     if (!waits && wasBlocked && 8 * dCpu < dt) {
-      return BLOCKED;
+      return callVerdict(mp, cpu, now, slice);
     }
     // Otherwise this is the first sample of a wait (or the CPU sample before it is missing): a
     // suspect. Without a CPU clock at all, waiting at two looks in a row is the whole rule.
@@ -181,8 +196,38 @@ final class BlockDetector {
       mp.det.blocked = false; // parked in stopm is not a task's wait
       mp.det.quiet = false;
       mp.det.osRunnable = false;
+      mp.det.inVm = false;
       mp.det.idle = true;
     }
+  }
+
+  /**
+   * A RUNNABLE thread asleep to the kernel at two looks: which call it sleeps in. A read, poll,
+   * accept or any call but a futex is the task's own: {@link #BLOCKED}. A futex is a wait inside
+   * the JVM (a VM lock, a safepoint, another thread's class initialisation; a native library's
+   * lock too), where a spinning task beside a CPU burner sleeps for hundreds of microseconds while
+   * the holder waits for a CPU (docs/design.md, section 3.1): it counts only once it has lasted a
+   * whole slice at under an eighth of a CPU, like a monitor wait (the time-slice rule), so that a
+   * task that waits there for long (a class initialiser that blocks) still frees its P.
+   */
+  private int callVerdict(M mp, long cpu, long now, long slice) {
+    int call = osCall(mp.osStat);
+    if (call == CALL) {
+      return BLOCKED;
+    }
+    if (call == ON_CPU) {
+      mp.det.blocked = false; // woke between the two reads: running again
+      mp.det.inVm = false;
+      return NO;
+    }
+    if (!mp.det.inVm) {
+      mp.det.inVm = true;
+      mp.det.inVmWhen = now;
+      mp.det.inVmCpu = cpu;
+      return NO;
+    }
+    long span = now - mp.det.inVmWhen;
+    return span >= slice && 8 * (cpu - mp.det.inVmCpu) < span ? BLOCKED : NO;
   }
 
   /**
@@ -216,6 +261,75 @@ final class BlockDetector {
     }
     mp.det.osRunnable = true;
     return false;
+  }
+
+  /** What {@link #osCall} found: a call of the task's own, inside the JVM, or running. */
+  static final int CALL = 0;
+
+  static final int IN_VM = 1;
+  static final int ON_CPU = 2;
+
+  /**
+   * The call the thread sleeps in, from {@code /proc/self/task/TID/syscall} beside its stat file:
+   * "running", or the call's number and arguments. Read only when the verdict hangs on it (one
+   * open and read per retake): the kernel makes sure the thread is off its CPU before it answers.
+   * Unreadable (no such file, another kernel): {@link #CALL}, the stat line's word alone.
+   */
+  private int osCall(Path stat) {
+    ByteBuffer b = statBuf;
+    b.clear();
+    try (FileChannel ch = FileChannel.open(stat.resolveSibling("syscall"))) {
+      ch.read(b); // "202 0x7f... 0x80 ...\n" or "running\n": one read
+    } catch (IOException | RuntimeException e) {
+      return CALL;
+    }
+    return classifyCall(b, b.position());
+  }
+
+  /** {@link #osCall}'s parse of a syscall line in {@code b[0, len)}. */
+  static int classifyCall(ByteBuffer b, int len) {
+    if (len == 0) {
+      return CALL;
+    }
+    byte c = b.get(0);
+    if (c == 'r') {
+      return ON_CPU;
+    }
+    if (c == '-') {
+      return IN_VM; // -1: asleep in a fault or exception, not in a call the task made
+    }
+    long nr = 0;
+    for (int i = 0; i < len; i++) {
+      c = b.get(i);
+      if (c < '0' || c > '9') {
+        break;
+      }
+      nr = nr * 10 + (c - '0');
+    }
+    for (int f : FUTEX_CALLS) {
+      if (nr == f) {
+        return IN_VM;
+      }
+    }
+    return CALL;
+  }
+
+  /**
+   * This architecture's futex calls (futex, futex_time64 on 32-bit, futex_waitv, futex_wait):
+   * what the JVM's locks, parks, safepoint barrier and class-initialisation waits sleep in.
+   * Unknown architecture: none, and every call counts as the task's.
+   */
+  private static final int[] FUTEX_CALLS = futexCalls(System.getProperty("os.arch", ""));
+
+  static int[] futexCalls(String arch) {
+    return switch (arch) {
+      case "amd64", "x86_64" -> new int[] {202, 449, 455};
+      case "aarch64", "riscv64", "loongarch64" -> new int[] {98, 449, 455};
+      case "ppc64", "ppc64le" -> new int[] {221, 449, 455};
+      case "s390x" -> new int[] {238, 449, 455};
+      case "x86", "i386", "i686", "arm" -> new int[] {240, 422, 449, 455};
+      default -> new int[0];
+    };
   }
 
   /** Whether the kernel has the thread asleep (state S or D in its stat line). */

@@ -62,7 +62,10 @@ class UnmarkedBlockingTest {
    * completes too.
    */
   private void losesItsProcessor(Blocker b) throws Exception {
-    GmpExecutor ex = one();
+    losesItsProcessor(one(), b);
+  }
+
+  private void losesItsProcessor(GmpExecutor ex, Blocker b) throws Exception {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch blockerDone = new CountDownLatch(1);
     AtomicBoolean released = new AtomicBoolean();
@@ -196,6 +199,130 @@ class UnmarkedBlockingTest {
           sink.write(ByteBuffer.wrap(new byte[] {7}));
         }
       });
+    }
+  }
+
+  /**
+   * Class initialisation another thread holds: a task that touches the class meanwhile waits
+   * inside the JVM, RUNNABLE to Java and asleep in a futex to the kernel, the same sleep as a
+   * spinning task's on a VM lock or at a safepoint when the machine is busy. Each test has its
+   * own class (a class initialises once per JVM); the latches live out here, since touching the
+   * held class's own fields would wait for its initialisation too.
+   */
+  private static final CountDownLatch SHORT_INIT_ENTERED = new CountDownLatch(1);
+
+  private static final CountDownLatch SHORT_INIT_RELEASE = new CountDownLatch(1);
+  private static final CountDownLatch LONG_INIT_ENTERED = new CountDownLatch(1);
+  private static final CountDownLatch LONG_INIT_RELEASE = new CountDownLatch(1);
+
+  private static final class ShortHeldInit {
+    static {
+      SHORT_INIT_ENTERED.countDown();
+      awaitQuietly(SHORT_INIT_RELEASE);
+    }
+
+    static void touch() {}
+  }
+
+  private static final class LongHeldInit {
+    static {
+      LONG_INIT_ENTERED.countDown();
+      awaitQuietly(LONG_INIT_RELEASE);
+    }
+
+    static void touch() {}
+  }
+
+  private static void awaitQuietly(CountDownLatch l) {
+    try {
+      l.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Starts a thread that initialises a held class; returns once it is inside the initialiser. */
+  private static Thread holdInit(Runnable touch, CountDownLatch entered) throws Exception {
+    Thread holder = new Thread(touch, "class-init-holder");
+    holder.start();
+    await(entered, "the holder is inside the class initialiser");
+    return holder;
+  }
+
+  /**
+   * A wait inside the JVM shorter than a time slice keeps the task's P, however often sysmon
+   * looks: beside a CPU burner a spinning task sleeps in such waits for hundreds of microseconds
+   * at a time, and retaking its P would put one more thread on a CPU than parallelism allows
+   * (docs/design.md, section 3.1). Before the detector asked which call a thread sleeps in, this
+   * task lost its P at the second look.
+   */
+  @Test
+  void aWaitInsideTheJvmShorterThanASliceKeepsItsProcessor() throws Exception {
+    assumeTrue(BlockDetector.ownStatFile() != null, "needs the kernel's thread state (/proc)");
+    assumeTrue(BlockDetector.futexCalls(System.getProperty("os.arch")).length > 0,
+        "an architecture whose futex call gmp knows");
+    GmpExecutor ex = one(); // a slice of an hour: this wait never lasts one
+    Thread holder = holdInit(ShortHeldInit::touch, SHORT_INIT_ENTERED);
+    java.nio.file.Path[] stat = new java.nio.file.Path[1];
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch waited = new CountDownLatch(1);
+    ex.execute(() -> {
+      stat[0] = BlockDetector.ownStatFile();
+      inside.countDown();
+      ShortHeldInit.touch(); // waits for the holder, in a futex
+      waited.countDown();
+    });
+    await(inside, "the task started");
+    awaitCondition("the task sleeps in a futex", () -> inVm(stat[0]));
+    AtomicBoolean otherRan = new AtomicBoolean();
+    ex.execute(() -> otherRan.set(true)); // waits: only a retake could run it now
+    BlockDetector det = ex.sched.sysmon.detector;
+    long looks0 = det.looks;
+    try {
+      awaitCondition(() -> "50 looks at the waiting task: " + det.looks + " " + ex.stats(),
+          LIVENESS_SECONDS * 3, () -> det.looks - looks0 >= 50 || ex.stats().retakes() != 0);
+      assertEquals(0, ex.stats().retakes(), "no retake: " + ex.stats());
+      assertFalse(otherRan.get(), "the queued task still waits for the only P");
+    } finally {
+      SHORT_INIT_RELEASE.countDown();
+    }
+    holder.join();
+    await(waited, "the task ends once the class is initialised");
+    awaitCondition("the queued task runs after it", otherRan::get);
+  }
+
+  /**
+   * The same wait, longer than a slice (a class initialiser that blocks): the task loses its P
+   * to the detector, so that the work queued behind it runs while it still waits.
+   */
+  @Test
+  void aWaitInsideTheJvmLongerThanASliceLosesItsProcessor() throws Exception {
+    assumeTrue(Switches.BLOCK_DETECT, "the detector is switched off (-Dgmp.blockDetect=false)");
+    assumeTrue(BlockDetector.ownStatFile() != null, "needs the kernel's thread state (/proc)");
+    GmpExecutor ex = tracked.track(
+        GmpExecutor.builder().parallelism(1).timeSlice(Duration.ofMillis(20)).build());
+    Thread holder = holdInit(LongHeldInit::touch, LONG_INIT_ENTERED);
+    losesItsProcessor(ex, new Blocker() {
+      @Override
+      public void block() {
+        LongHeldInit.touch();
+      }
+
+      @Override
+      public void release() {
+        LONG_INIT_RELEASE.countDown();
+      }
+    });
+    holder.join();
+  }
+
+  /** Whether the kernel has the thread of this stat file asleep inside the JVM (a futex). */
+  private static boolean inVm(java.nio.file.Path stat) {
+    try {
+      byte[] line = java.nio.file.Files.readAllBytes(stat.resolveSibling("syscall"));
+      return BlockDetector.classifyCall(ByteBuffer.wrap(line), line.length) == BlockDetector.IN_VM;
+    } catch (java.io.IOException e) {
+      return false;
     }
   }
 
