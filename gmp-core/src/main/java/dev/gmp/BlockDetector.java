@@ -169,7 +169,7 @@ final class BlockDetector {
     // by its own doing at the last look too (blocked, or parked idle when handed its P): one
     // wait, not a thread the OS kept off the CPU that waits at this instant by chance.
     if (waits && quiet && (wasBlocked || wasIdle)) {
-      return BLOCKED;
+      return waitsForARunningTask(mp.sched, t) ? NO : BLOCKED;
     }
     // RUNNABLE and asleep to the kernel at this look and the last, hardly on a CPU between: a
     // read, unless the call it sleeps in is a futex (one kernel sample alone catches threads in
@@ -365,6 +365,59 @@ final class BlockDetector {
       return Files.isReadable(stat) ? stat : null;
     } catch (IOException | RuntimeException e) {
       return null;
+    }
+  }
+
+  /** The thread's CPU time in ns, or -1 if unknown (sysmon's slice rule too). */
+  static long cpuTime(Thread t) {
+    return Clock.cpuTime(t);
+  }
+
+  /**
+   * Whether {@code t} waits for a monitor or a j.u.c lock held by another task of {@code s} that
+   * runs, or waits for a CPU, on one of its Ps: contention, which a hand-off cannot shorten (the
+   * holder has its P and goes on when it gets a CPU), only add a thread to. On a busy machine a
+   * holder preempted for milliseconds keeps its waiters off the CPU for as long, and both the
+   * detector and the slice rule took such a waiter's P beside a CPU burner (1 run in 12 each:
+   * BlockingTest.cpuBoundTasksThatContendForALockKeepTheirProcessors). A holder that waits
+   * itself loses its own P; one outside the executor may hold the lock for any time: no.
+   * A park on anything but a lock (sleep, latch, future) is never contention: no VM call.
+   */
+  static boolean waitsForARunningTask(Scheduler s, Thread t) {
+    if (t.getState() != Thread.State.BLOCKED
+        && !(java.util.concurrent.locks.LockSupport.getBlocker(t)
+            instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)) {
+      return false;
+    }
+    long owner = lockOwner(t);
+    if (owner < 0) {
+      return false; // nobody holds it now, or no management support
+    }
+    for (P pp : s.procs.all) {
+      M mp = pp.m();
+      Thread ot = mp == null ? null : mp.runner;
+      if (ot != null && ot.threadId() == owner && P.state(pp.statusRaw()) == P.Prunning) {
+        return ot.getState() == Thread.State.RUNNABLE; // a waiting holder loses its own P
+      }
+    }
+    return false; // held by a thread without one of our Ps: a hand-off lets queued work run
+  }
+
+  /**
+   * The id of the thread that holds the monitor or j.u.c lock {@code t} waits for, or -1 (none,
+   * not a lock, or no management support). {@code getThreadInfo} without a stack trace stops no
+   * thread (no safepoint); a ThreadInfo per call, only for a wait on a lock about to be retaken.
+   */
+  private static long lockOwner(Thread t) {
+    ThreadMXBean mx = Clock.MX;
+    if (mx == null) {
+      return -1;
+    }
+    try {
+      java.lang.management.ThreadInfo ti = mx.getThreadInfo(t.threadId());
+      return ti == null ? -1 : ti.getLockOwnerId();
+    } catch (RuntimeException e) {
+      return -1;
     }
   }
 

@@ -92,6 +92,10 @@ final class P extends PPad1 {
   M sysmonM;
   long sysmonMcompleted = -1;
   long sysmonMwhen;
+  /** The slice rule's first sample of that task off the CPU: its CPU clock, when; armed. */
+  boolean sysmonOffArmed;
+  long sysmonOffCpu;
+  long sysmonOffWhen;
 
   /** The runnext G sysmon saw last round (Sysmon#wakeForQueuedWork). */
   G sysmonRunnext;

@@ -100,6 +100,7 @@ final class SysmonRetake {
       pp.sysmonM = mp; // first sight of this task
       pp.sysmonMcompleted = c;
       pp.sysmonMwhen = now;
+      pp.sysmonOffArmed = false;
       gp.setSeenAt(now); // the task's age for the dump (gp may have finished since: display only)
     }
     // Only if something waits that nobody else will take (Go's retake condition).
@@ -129,10 +130,47 @@ final class SysmonRetake {
         ts == Thread.State.BLOCKED
             || ts == Thread.State.WAITING
             || ts == Thread.State.TIMED_WAITING;
-    if (offCpu && s.retake.retakeRunning(pp, mp, gp, c, false)) {
+    if (!offCpu || !offCpuSince(pp, t, now, slice) || BlockDetector.waitsForARunningTask(s, t)) {
+      return 0;
+    }
+    if (s.retake.retakeRunning(pp, mp, gp, c, false)) {
       pp.sysmonM = null;
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * The slice rule's evidence: a wait state seen at one instant is not enough, since a task that
+   * computes and takes a contended lock now and then (a logger's appender, a shared counter) is
+   * caught waiting for it at many looks, slice after slice; retaking its P would let one thread
+   * more than parallelism run (BlockingTest.cpuBoundTasksThatContendForALockKeepTheirProcessors).
+   * So two samples of the task's CPU clock, at this look and an earlier one that also found it
+   * waiting, a whole slice apart, with under an eighth of the time between spent on a CPU (the
+   * kernel rule's bound). The slice is what keeps a busy machine out: there the lock's holder
+   * waits for a CPU for milliseconds and its waiters with it, off the CPU by every measure, and
+   * one such wait spanned two looks beside a CPU burner (1 run in 10). A task that ran in
+   * between starts a new span. Without a CPU clock, the state alone, as before.
+   *
+   * <p>Even a slice is not enough when the holder is another of our tasks that runs (or waits
+   * for a CPU) on one of our Ps: beside a CPU burner a holder preempted for milliseconds kept
+   * its waiter off the CPU for over a 2 ms slice (1 run in 12). Such a wait is contention, which
+   * a hand-off cannot shorten (the holder has its P and goes on when it gets a CPU), so {@link
+   * BlockDetector#waitsForARunningTask} keeps the waiter's P. A holder that waits itself, or one outside the
+   * executor, does not.
+   */
+  private static boolean offCpuSince(P pp, Thread t, long now, long slice) {
+    long cpu = BlockDetector.cpuTime(t);
+    if (cpu < 0) {
+      return true;
+    }
+    long span = now - pp.sysmonOffWhen;
+    if (pp.sysmonOffArmed && 8 * (cpu - pp.sysmonOffCpu) < span) {
+      return span >= slice; // off the CPU since the first sample: a retake once it is a slice
+    }
+    pp.sysmonOffArmed = true; // first sample, or it ran since: the span starts here
+    pp.sysmonOffCpu = cpu;
+    pp.sysmonOffWhen = now;
+    return false;
   }
 }

@@ -537,6 +537,140 @@ class BlockingTest {
     awaitQuiet(ex);
   }
 
+  /**
+   * CPU-bound tasks that contend for a lock now and then (a shared monitor and a j.u.c lock, as
+   * a logger's appender takes) are caught waiting for it at many of sysmon's looks, while their
+   * slices run out; they still run on a CPU nearly all the time, so none loses its P.
+   */
+  @Test
+  void cpuBoundTasksThatContendForALockKeepTheirProcessors() throws Exception {
+    int p = 2;
+    GmpExecutor ex = tracked.track(
+        GmpExecutor.builder().parallelism(p).maxSpareThreads(4)
+            .timeSlice(Duration.ofMillis(2)).build());
+    AtomicBoolean stop = new AtomicBoolean();
+    int hogs = 6;
+    CountDownLatch done = new CountDownLatch(hogs);
+    CountDownLatch twoRunning = new CountDownLatch(p);
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger peak = new AtomicInteger();
+    Object monitor = new Object();
+    java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    long[] shared = new long[1];
+    for (int i = 0; i < hogs; i++) {
+      boolean useMonitor = i % 2 == 0;
+      ex.execute(() -> {
+        peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+        twoRunning.countDown();
+        long x = 0;
+        while (!stop.get()) {
+          for (int k = 0; k < 2_000; k++) {
+            x += k * 31L ^ x; // on the CPU most of the time
+          }
+          if (useMonitor) {
+            synchronized (monitor) {
+              shared[0] += x;
+            }
+          } else {
+            lock.lock();
+            try {
+              shared[0] += x;
+            } finally {
+              lock.unlock();
+            }
+          }
+        }
+        running.decrementAndGet();
+        done.countDown();
+      });
+    }
+    try {
+      await(twoRunning, "two tasks run");
+      long rounds = ex.stats().sysmonWakeups();
+      TestSupport.awaitCondition(() -> "sysmon looks on: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().sysmonWakeups() >= rounds + 300 || ex.stats().retakes() != 0);
+      GmpStats s = ex.stats();
+      assertEquals(0, s.retakes(),
+          "detector " + ex.sched.counters.blockRetakes.sum() + ", all: " + s);
+      assertEquals(p, peak.get(), "at most P tasks ran: " + s);
+    } finally {
+      stop.set(true);
+    }
+    await(done, "all tasks finish once stopped");
+    awaitQuiet(ex);
+  }
+
+  /**
+   * A task waiting for a lock that another task holds while it computes on the other P keeps its
+   * P, though it is off the CPU look after look and its slice runs out: once it gets the lock it
+   * computes too, and with its P handed on a third task would run beside both. The monitor wait
+   * is the slice rule's, the j.u.c lock wait the detector's.
+   */
+  @Test
+  void aWaitForALockHeldByARunningTaskKeepsItsProcessor() throws Exception {
+    Object monitor = new Object();
+    java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    waitForARunningHolder(body -> {
+      synchronized (monitor) {
+        body.run();
+      }
+    });
+    waitForARunningHolder(body -> {
+      lock.lock();
+      try {
+        body.run();
+      } finally {
+        lock.unlock();
+      }
+    });
+  }
+
+  private void waitForARunningHolder(java.util.function.Consumer<Runnable> locked)
+      throws Exception {
+    GmpExecutor ex = tracked.track(
+        GmpExecutor.builder().parallelism(2).timeSlice(Duration.ofMillis(2)).build());
+    AtomicBoolean stop = new AtomicBoolean();
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch waiterStarted = new CountDownLatch(1);
+    CountDownLatch done = new CountDownLatch(2);
+    ex.execute(() -> {
+      locked.accept(() -> {
+        holding.countDown();
+        while (!stop.get()) {
+          Thread.onSpinWait(); // the holder computes
+        }
+      });
+      done.countDown();
+    });
+    await(holding, "the holder has the lock");
+    Thread[] waiter = new Thread[1];
+    ex.execute(() -> {
+      waiter[0] = Thread.currentThread();
+      waiterStarted.countDown();
+      locked.accept(() -> {});
+      done.countDown();
+    });
+    await(waiterStarted, "the waiter started");
+    awaitCondition("the waiter waits for the lock", () -> {
+      Thread.State st = waiter[0].getState();
+      return st == Thread.State.BLOCKED || st == Thread.State.WAITING;
+    });
+    AtomicBoolean otherRan = new AtomicBoolean();
+    ex.execute(() -> otherRan.set(true)); // waits: only a retake could run it now
+    try {
+      long rounds = ex.stats().sysmonWakeups();
+      TestSupport.awaitCondition(() -> "sysmon looks on: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().sysmonWakeups() >= rounds + 200 || ex.stats().retakes() != 0);
+      assertEquals(0, ex.stats().retakes(), ex.stats().toString());
+      assertFalse(otherRan.get(), "the queued task waits for a P");
+    } finally {
+      stop.set(true);
+    }
+    await(done, "both finish once the holder stops");
+    awaitCondition("the queued task runs after them", otherRan::get);
+    awaitQuiet(ex);
+  }
+
   @Test
   void shutdownWhileInsideBlockingTerminatesAfterRelease() throws Exception {
     GmpExecutor ex = tracked.track(GmpExecutor.create(1));
