@@ -384,14 +384,17 @@ final class BlockDetector {
    * A park on anything but a lock (sleep, latch, future) is never contention: no VM call.
    */
   static boolean waitsForARunningTask(Scheduler s, Thread t) {
-    if (t.getState() != Thread.State.BLOCKED
+    boolean monitor = t.getState() == Thread.State.BLOCKED;
+    if (!monitor
         && !(java.util.concurrent.locks.LockSupport.getBlocker(t)
             instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)) {
       return false;
     }
     long owner = lockOwner(t);
     if (owner < 0) {
-      return false; // nobody holds it now, or no management support
+      // A monitor nobody holds was just released: the wait is ending, nothing to hand on. A
+      // j.u.c lock without an owner may be held in shared mode (readers): not known, so no.
+      return monitor && Clock.MX != null;
     }
     for (P pp : s.procs.all) {
       M mp = pp.m();
