@@ -96,10 +96,41 @@ final class BlockDetector {
     boolean idle;
     boolean osRunnable;
     long suspectRound = -2;
-    /** Asleep inside the JVM (a futex) since inVmWhen, with the CPU clock at inVmCpu then. */
-    boolean inVm;
-    long inVmWhen;
-    long inVmCpu;
+    /** Asleep inside the JVM (a futex): since when, at what CPU clock. */
+    final OffSpan inVm = new OffSpan();
+  }
+
+  /**
+   * A stretch off the CPU that must last a whole slice before it counts: the rule for waits that
+   * a thread computing on a busy machine also shows (a futex inside the JVM; a monitor or lock
+   * past the slice, SysmonRetake#offCpuSince). sysmon's own, like Sample.
+   */
+  static final class OffSpan {
+    private boolean armed;
+    private long cpu;
+    private long when;
+
+    void reset() {
+      armed = false;
+    }
+
+    /**
+     * Whether the thread, whose CPU clock reads {@code cpu} at {@code now}, has been off the CPU
+     * for a slice: since the first sample of this span, at least {@code slice} ago, it spent under
+     * an eighth of the time on a CPU (the kernel rule's bound; half a CPU, a task that computes
+     * beside a CPU burner, stays far above it). A first sample, or one after the thread ran,
+     * starts the span here.
+     */
+    boolean lasted(long cpu, long now, long slice) {
+      long span = now - when;
+      if (armed && 8 * (cpu - this.cpu) < span) {
+        return span >= slice;
+      }
+      armed = true;
+      this.cpu = cpu;
+      when = now;
+      return false;
+    }
   }
 
   /** sysmon's round number, bumped at the start of each Sysmon#retake: "the round before" test. */
@@ -162,7 +193,7 @@ final class BlockDetector {
         waits || (ts == Thread.State.RUNNABLE && quiet && wasQuiet && osAsleep(mp));
     mp.det.blocked = blocked;
     if (!blocked) {
-      mp.det.inVm = false;
+      mp.det.inVm.reset();
       return NO;
     }
     // Parked, sleeping or in Object.wait now, off the CPU for over half of the round, and off it
@@ -196,7 +227,7 @@ final class BlockDetector {
       mp.det.blocked = false; // parked in stopm is not a task's wait
       mp.det.quiet = false;
       mp.det.osRunnable = false;
-      mp.det.inVm = false;
+      mp.det.inVm.reset();
       mp.det.idle = true;
     }
   }
@@ -217,17 +248,10 @@ final class BlockDetector {
     }
     if (call == ON_CPU) {
       mp.det.blocked = false; // woke between the two reads: running again
-      mp.det.inVm = false;
+      mp.det.inVm.reset();
       return NO;
     }
-    if (!mp.det.inVm) {
-      mp.det.inVm = true;
-      mp.det.inVmWhen = now;
-      mp.det.inVmCpu = cpu;
-      return NO;
-    }
-    long span = now - mp.det.inVmWhen;
-    return span >= slice && 8 * (cpu - mp.det.inVmCpu) < span ? BLOCKED : NO;
+    return mp.det.inVm.lasted(cpu, now, slice) ? BLOCKED : NO;
   }
 
   /**

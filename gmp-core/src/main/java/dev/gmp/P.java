@@ -92,10 +92,8 @@ final class P extends PPad1 {
   M sysmonM;
   long sysmonMcompleted = -1;
   long sysmonMwhen;
-  /** The slice rule's first sample of that task off the CPU: its CPU clock, when; armed. */
-  boolean sysmonOffArmed;
-  long sysmonOffCpu;
-  long sysmonOffWhen;
+  /** The slice rule's stretch of that task off the CPU (SysmonRetake#offCpuSince). */
+  final BlockDetector.OffSpan sysmonOff = new BlockDetector.OffSpan();
 
   /** The runnext G sysmon saw last round (Sysmon#wakeForQueuedWork). */
   G sysmonRunnext;

@@ -100,7 +100,7 @@ final class SysmonRetake {
       pp.sysmonM = mp; // first sight of this task
       pp.sysmonMcompleted = c;
       pp.sysmonMwhen = now;
-      pp.sysmonOffArmed = false;
+      pp.sysmonOff.reset();
       gp.setSeenAt(now); // the task's age for the dump (gp may have finished since: display only)
     }
     // Only if something waits that nobody else will take (Go's retake condition).
@@ -156,21 +156,11 @@ final class SysmonRetake {
    * for a CPU) on one of our Ps: beside a CPU burner a holder preempted for milliseconds kept
    * its waiter off the CPU for over a 2 ms slice (1 run in 12). Such a wait is contention, which
    * a hand-off cannot shorten (the holder has its P and goes on when it gets a CPU), so {@link
-   * BlockDetector#waitsForARunningTask} keeps the waiter's P. A holder that waits itself, or one outside the
-   * executor, does not.
+   * BlockDetector#waitsForARunningTask} keeps the waiter's P. A holder that waits itself, or
+   * one outside the executor, does not.
    */
   private static boolean offCpuSince(P pp, Thread t, long now, long slice) {
     long cpu = BlockDetector.cpuTime(t);
-    if (cpu < 0) {
-      return true;
-    }
-    long span = now - pp.sysmonOffWhen;
-    if (pp.sysmonOffArmed && 8 * (cpu - pp.sysmonOffCpu) < span) {
-      return span >= slice; // off the CPU since the first sample: a retake once it is a slice
-    }
-    pp.sysmonOffArmed = true; // first sample, or it ran since: the span starts here
-    pp.sysmonOffCpu = cpu;
-    pp.sysmonOffWhen = now;
-    return false;
+    return cpu < 0 || pp.sysmonOff.lasted(cpu, now, slice);
   }
 }
