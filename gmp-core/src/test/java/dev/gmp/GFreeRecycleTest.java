@@ -46,6 +46,15 @@ class GFreeRecycleTest {
     TestSupport.await(aBlocked, "A runs");
     long t0 = System.nanoTime();
     s.sysmon.retake(t0); // first sight of A
+    long tRetake = t0 + 2 * slice.toNanos();
+    if (!Switches.BLOCK_DETECT) {
+      // Without the detector the slice rule acts: it samples A's CPU clock at its first look past
+      // the slice and retakes at a look a slice later (SysmonRetake#offCpuSince).
+      s.procs.all[0].sysmonSchedtick = -1; // no preemption request (below)
+      s.sysmon.retake(t0 + slice.toNanos());
+      tRetake = t0 + 3 * slice.toNanos();
+    }
+    long driven = tRetake;
     // Keep this test about the retake: sysmon's preemption request would make the M demote C to
     // the global queue, which needs the lock held below. (sysmonSchedtick is sysmon's own view.)
     s.procs.all[0].sysmonSchedtick = -1;
@@ -53,7 +62,7 @@ class GFreeRecycleTest {
     s.lock.lock();
     try {
       // sysmon's next round: A has held the P for a slice; it blocks on the lock to retake it.
-      sysmon = new Thread(() -> s.sysmon.retake(t0 + 2 * slice.toNanos()), "driven-sysmon");
+      sysmon = new Thread(() -> s.sysmon.retake(driven), "driven-sysmon");
       sysmon.start();
       TestSupport.awaitCondition("sysmon waits for the lock", () -> s.lock.hasQueuedThread(sysmon));
       releaseA.countDown(); // A ends, C runs, B starts (in A's G with gFree), all without the lock
