@@ -30,6 +30,7 @@ class GFreeRecycleTest {
     CountDownLatch bStarted = new CountDownLatch(1);
     CountDownLatch releaseB = new CountDownLatch(1);
     AtomicReference<G> gOfA = new AtomicReference<>();
+    AtomicReference<Thread> threadOfA = new AtomicReference<>();
     AtomicReference<G> gOfB = new AtomicReference<>();
     Runnable b = () -> {
       gOfB.set(ThreadTable.currentM().curg());
@@ -39,11 +40,15 @@ class GFreeRecycleTest {
     Runnable c = () -> ex.execute(b); // runs after A: with gFree, B gets A's G
     ex.execute(() -> {
       gOfA.set(ThreadTable.currentM().curg());
+      threadOfA.set(Thread.currentThread());
       ex.execute(c); // waits in runnext: work that only another P could take
       aBlocked.countDown();
       await(releaseA);
     });
     TestSupport.await(aBlocked, "A runs");
+    // A waiting at sysmon's first look too, so that the detector's verdict at the next round is
+    // certain (a first look at A still running left only the slice rule, a round later).
+    TestSupport.awaitCondition("A waits", () -> threadOfA.get().getState() == Thread.State.WAITING);
     long t0 = System.nanoTime();
     s.sysmon.retake(t0); // first sight of A
     long tRetake = t0 + 2 * slice.toNanos();
