@@ -18,7 +18,8 @@ import java.nio.file.Path;
  * <ol>
  *   <li>its CPU clock ({@code ThreadMXBean.getThreadCpuTime}, a VM call cheap enough for every
  *       round), sampled each round in which work waits: how much of the last round it spent on a
- *       CPU;
+ *       CPU. Loaded at the first look that finds a task waiting ({@link #needsClock}): until
+ *       then every task is taken as running;
  *   <li>{@code Thread.getState()} (a field read): WAITING or TIMED_WAITING mean the thread
  *       itself chose to wait (park, sleep, Object.wait, a j.u.c lock) and can never be a
  *       CPU-bound task;
@@ -162,8 +163,15 @@ final class BlockDetector {
       return NO; // not started, or inside gmp's own thread start (Idle#launch)
     }
     looks++;
-    long cpu = Clock.cpuTime(t);
     boolean fresh = mp.det.round == round - 1; // the last sample was the round before
+    Thread.State ts = t.getState();
+    if (!clockLoaded && !needsClock(mp, ts, fresh, now, slice)) {
+      mp.det.round = round; // running (or not started): nothing to judge, no clock to load yet
+      mp.det.cpu = -1;
+      mp.det.blocked = false;
+      return NO;
+    }
+    long cpu = Clock.cpuTime(t);
     boolean known = fresh && cpu >= 0 && mp.det.cpu >= 0; // so we know its CPU over one round
     long dCpu = cpu - mp.det.cpu;
     long dt = now - mp.det.when;
@@ -173,7 +181,6 @@ final class BlockDetector {
     mp.det.round = round;
     mp.det.cpu = cpu;
     mp.det.when = now;
-    Thread.State ts = t.getState();
     // Waiting for the scheduler's own lock (a wakep or submit inside the task, held for a few
     // steps by whoever has it) is not the task blocking: on a loaded machine two such looks in a
     // row would retake a spinning task's P (GmpExecutorMetricsTest.stealsAreCounted).
@@ -214,6 +221,34 @@ final class BlockDetector {
   }
 
   /**
+   * Whether a look must load the CPU clock, before which it finds every task running: the
+   * thread waits (any JVM wait state but the scheduler's own lock), or it is RUNNABLE and asleep
+   * to the kernel at two looks in a row, in a call of its own (a read) or inside the JVM (a
+   * futex) for a whole slice: the cases the verdicts below need the clock for. Until then the
+   * detector costs a state read per look, plus a /proc read for a task that spans two looks,
+   * and a program whose tasks only compute never loads the JVM's management classes (about 30
+   * ms of CPU in a fresh JVM: docs/benchmarks.md, "The detector's clock, loaded when needed").
+   * A compiling or class-loading task sleeps in futexes for moments at a time, hence the slice.
+   */
+  private boolean needsClock(M mp, Thread.State ts, boolean fresh, long now, long slice) {
+    if (ts != Thread.State.RUNNABLE) {
+      return ts != Thread.State.NEW
+          && ts != Thread.State.TERMINATED
+          && !mp.sched.lock.hasQueuedThread(mp.runner);
+    }
+    if (!fresh || mp.osStat == null || !osSleeping(mp.osStat)) {
+      mp.det.inVm.reset();
+      return false;
+    }
+    int call = osCall(mp.osStat);
+    if (call == ON_CPU) {
+      mp.det.inVm.reset();
+      return false;
+    }
+    return call == CALL || mp.det.inVm.lasted(0, now, slice); // no clock yet: time alone
+  }
+
+  /**
    * Samples an M that sysmon has just handed a P to (parked, or waking): its CPU clock now, so
    * that the task it picks up can be judged at the next round rather than one later. A new M has
    * no thread running yet and is skipped.
@@ -221,7 +256,7 @@ final class BlockDetector {
   void baseline(M mp, long now) {
     Thread t = mp.runner;
     if (t != null) {
-      mp.det.cpu = Clock.cpuTime(t);
+      mp.det.cpu = cpuTime(t);
       mp.det.when = now;
       mp.det.round = round;
       mp.det.blocked = false; // parked in stopm is not a task's wait
@@ -392,9 +427,28 @@ final class BlockDetector {
     }
   }
 
-  /** The thread's CPU time in ns, or -1 if unknown (sysmon's slice rule too). */
+  /** The thread's CPU time in ns, or -1 if unknown or the clock is not loaded yet. */
   static long cpuTime(Thread t) {
+    return clockLoaded ? Clock.cpuTime(t) : -1;
+  }
+
+  /**
+   * The CPU time of a thread found in a JVM wait state (sysmon's slice rule), loading the clock
+   * if no look has yet: such a wait is what the clock is for.
+   */
+  static long waitingCpuTime(Thread t) {
     return Clock.cpuTime(t);
+  }
+
+  /**
+   * Whether {@link Clock} has been loaded (by any executor's sysmon). Plain: set once, in
+   * Clock's initialiser; a sysmon that reads a stale false loads nothing new, the JVM's class
+   * initialisation hands it the same clock at its first waiting look.
+   */
+  private static boolean clockLoaded;
+
+  static boolean clockLoaded() {
+    return clockLoaded;
   }
 
   /**
@@ -451,10 +505,14 @@ final class BlockDetector {
   /**
    * The threads' CPU clocks, in a holder: the JVM's management classes are slow to load
    * (docs/benchmarks.md, "Where the rest of the warm-up goes"), so they load on sysmon's thread
-   * at its first look, never on a worker starting up.
+   * at the first look that needs them ({@link #needsClock}), never on a worker starting up.
    */
   private static final class Clock {
     private static final ThreadMXBean MX = open();
+
+    static {
+      clockLoaded = true;
+    }
 
     private static ThreadMXBean open() {
       try {

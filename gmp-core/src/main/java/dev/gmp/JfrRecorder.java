@@ -30,11 +30,15 @@ final class JfrRecorder {
    * before their first use. Not at the first executor: registering is what brings JFR's
    * metadata up, several times what the first build costs without it; once it is up,
    * a listener sees it first (getFlightRecorder() calls recorderInitialized before it returns).
+   * A method, not a constant: the class literals load the eight event classes, which a JVM
+   * that never records has no use for (about 3 ms of the first build).
    */
-  static final List<Class<? extends Event>> TYPES = List.of(
-      Jfr.ExecutorStatsEvent.class, Jfr.StealEvent.class, Jfr.HandoffEvent.class,
-      Jfr.RetakeEvent.class, Jfr.ProcStateEvent.class, Jfr.ParkEvent.class,
-      Jfr.UnparkEvent.class, Jfr.RunnextDemotionEvent.class);
+  static List<Class<? extends Event>> types() {
+    return List.of(
+        Jfr.ExecutorStatsEvent.class, Jfr.StealEvent.class, Jfr.HandoffEvent.class,
+        Jfr.RetakeEvent.class, Jfr.ProcStateEvent.class, Jfr.ParkEvent.class,
+        Jfr.UnparkEvent.class, Jfr.RunnextDemotionEvent.class);
+  }
 
   /** Executors the periodic event reports on: added at construction, removed at termination. */
   private static final Set<Scheduler> LIVE = ConcurrentHashMap.newKeySet();
@@ -43,7 +47,7 @@ final class JfrRecorder {
     FlightRecorder.addListener(new FlightRecorderListener() {
       @Override
       public void recorderInitialized(FlightRecorder recorder) {
-        for (Class<? extends Event> c : TYPES) {
+        for (Class<? extends Event> c : types()) {
           FlightRecorder.register(c);
         }
         FlightRecorder.addPeriodicEvent(Jfr.ExecutorStatsEvent.class, JfrRecorder::emitStats);

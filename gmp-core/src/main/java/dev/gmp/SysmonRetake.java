@@ -160,7 +160,7 @@ final class SysmonRetake {
    * one outside the executor, does not.
    */
   private static boolean offCpuSince(P pp, Thread t, long now, long slice) {
-    long cpu = BlockDetector.cpuTime(t);
+    long cpu = BlockDetector.waitingCpuTime(t);
     return cpu < 0 || pp.sysmonOff.lasted(cpu, now, slice);
   }
 }

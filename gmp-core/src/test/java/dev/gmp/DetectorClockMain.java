@@ -1,0 +1,63 @@
+package dev.gmp;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Run by DetectorClockTest in a fresh JVM: a task that computes while work waits behind it, looked
+ * at by the block detector 200 times, must not load the CPU clock (the JVM's management
+ * classes); a task that sleeps must, and must still lose its P. Prints one line per phase.
+ */
+public final class DetectorClockMain {
+  private DetectorClockMain() {}
+
+  public static void main(String[] args) throws Exception {
+    // A long slice: a spinner asleep inside the JVM at every look for a slice (a safepoint on a
+    // very busy machine) would load the clock too, which is allowed but is not what this checks.
+    GmpExecutor ex = GmpExecutor.builder().name("clock").parallelism(1)
+        .timeSlice(Duration.ofMillis(500)).build();
+    BlockDetector det = ex.sched.sysmon.detector;
+    AtomicBoolean stop = new AtomicBoolean();
+    CountDownLatch spinning = new CountDownLatch(1);
+    CountDownLatch spun = new CountDownLatch(1);
+    ex.execute(() -> {
+      spinning.countDown();
+      while (!stop.get()) {
+        Thread.onSpinWait();
+      }
+      spun.countDown();
+    });
+    spinning.await();
+    CountDownLatch queued = new CountDownLatch(1);
+    ex.execute(queued::countDown); // waits behind the spinner: sysmon looks at it each round
+    long looks0 = det.looks;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (det.looks - looks0 < 200 && System.nanoTime() - deadline < 0) {
+      Thread.sleep(1);
+    }
+    System.out.println("computing: looks>=200 " + (det.looks - looks0 >= 200)
+        + " clock " + BlockDetector.clockLoaded() + " retakes " + ex.stats().retakes());
+    stop.set(true);
+    spun.await();
+    queued.await();
+
+    CountDownLatch sleeping = new CountDownLatch(1);
+    ex.execute(() -> {
+      sleeping.countDown();
+      try {
+        Thread.sleep(60_000);
+      } catch (InterruptedException e) {
+        // shutdownNow: done
+      }
+    });
+    sleeping.await();
+    CountDownLatch behind = new CountDownLatch(1);
+    ex.execute(behind::countDown); // runs only once the sleeper's P is retaken
+    boolean ran = behind.await(60, TimeUnit.SECONDS);
+    System.out.println("sleeping: ran " + ran + " clock " + BlockDetector.clockLoaded());
+    ex.shutdownNow();
+    ex.awaitTermination(60, TimeUnit.SECONDS);
+  }
+}
