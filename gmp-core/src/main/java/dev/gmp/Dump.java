@@ -101,7 +101,7 @@ final class Dump {
         continue;
       }
       int gs = g.status();
-      long since = gs == G.Gsyscall ? g.blockedAt() : g.seenAt();
+      long since = g.since(); // in Gsyscall its call's start, else sysmon's first sight
       P pp = held.get(m);
       Runnable task = g.task; // racy: null once the task has finished meanwhile
       b.append('G').append(g.goid)

@@ -94,8 +94,8 @@ final class GlobalQueue {
   private volatile int withdrawnInjected;
 
   /**
-   * Gs that already started and wait for a P on their own M's thread (exitsyscall without a P:
-   * Go's lockedg). They go before everything else: each holds a thread that the spare budget
+   * Stand-ins ({@link M#asLocked}) of Gs that already started and wait for a P on their own M's
+   * thread (exitsyscall without a P: Go's lockedg). They go before everything else: each holds a thread that the spare budget
    * counts, and it needs a P only to finish, so queueing it behind new work (Go's globrunqput)
    * lets such Ms pile up and spend the budget (docs/design.md, section 3, "A returning call goes
    * first").
@@ -150,7 +150,7 @@ final class GlobalQueue {
     return injected.relaxedPeek() == null ? 0 : Math.max(0, injected.size() - withdrawnInjected);
   }
 
-  /** Queues a G that waits for a P on its own M (see {@link #locked}), ahead of the rest. */
+  /** Queues the stand-in of a G that waits for a P on its own M (see {@link #locked}). */
   void putLocked(G g) {
     locked.push(g);
     lockedCount++;
@@ -198,7 +198,7 @@ final class GlobalQueue {
       if (g == null) {
         break;
       }
-      if (g.withdrawn) {
+      if (g.status() == G.Gdead) { // withdrawn
         withdrawnInjected--;
         continue;
       }
@@ -268,7 +268,7 @@ final class GlobalQueue {
     if (g.qpos >= 0 && g.qpos < taken) {
       return false;
     }
-    g.withdrawn = true;
+    g.setStatus(G.Gdead); // its submitter's own G, never taken: nobody else writes its status
     if (g.qpos >= 0) {
       withdrawnArray++; // on the array: takeHead drops it
     } else {
@@ -373,7 +373,7 @@ final class GlobalQueue {
       head = (head + 1) & (buf.length - 1);
       count--;
       taken++;
-      if (withdrawnArray != 0 && g.withdrawn) { // only after a lost race with shutdown: rare
+      if (withdrawnArray != 0 && g.status() == G.Gdead) { // withdrawn: after a lost race, rare
         withdrawnArray--;
         continue;
       }

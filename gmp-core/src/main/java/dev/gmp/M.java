@@ -86,6 +86,18 @@ final class M implements Runnable {
 
   /** Link in the idle-M list and whether it is on it (guarded by the scheduler lock). */
   M schedlink;
+
+  /**
+   * This M's stand-in on the global queue while its task waits there for a P (Syscall): a G
+   * whose task is this M (G#task). One per M, made once: that path allocates nothing.
+   */
+  final G asLocked = lockedStandIn(this);
+
+  private static G lockedStandIn(M m) {
+    G g = new G();
+    g.task = m;
+    return g;
+  }
   boolean onIdleList;
 
   /**

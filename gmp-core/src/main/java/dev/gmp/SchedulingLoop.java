@@ -50,8 +50,8 @@ final class SchedulingLoop {
       if (m.spinning) {
         s.idle.resetspinning(m);
       }
-      if (gp.lockedm != null) {
-        if (!startlockedm(m, gp)) {
+      if (gp.task instanceof M lockedm) { // an M's stand-in (M#asLocked): Go's lockedg
+        if (!startlockedm(m, gp, lockedm)) {
           throw MExit.INSTANCE;
         }
         continue;
@@ -112,10 +112,11 @@ final class SchedulingLoop {
   }
 
   /**
-   * startlockedm: gp's stack lives on another M's thread (it waits in exitsyscall for a P), so
-   * rather than run gp here, hand our P to that M and park this one.
+   * startlockedm: gp is the stand-in of {@code target}, whose task's stack lives on its own thread
+   * (it waits in exitsyscall for a P), so rather than run anything here, hand our P to that M and
+   * park this one.
    */
-  private static boolean startlockedm(M m, G gp) {
+  private static boolean startlockedm(M m, G gp, M target) {
     Scheduler s = m.sched;
     P pp = m.p;
     // CAS: setParallelism may have retired our P; then gp goes back to the queue for a live P.
@@ -130,7 +131,6 @@ final class SchedulingLoop {
       return true;
     }
     s.releasep(m); // the P is now in transit (Pidle, on no list): the target's acquirep takes it
-    M target = gp.lockedm;
     target.nextp = pp;
     if (target.wakeup()) {
       s.idle.unparked(target);

@@ -39,7 +39,7 @@ final class Syscall {
     Scheduler s = m.sched;
     long now = System.nanoTime();
     pp.setSyscallwhen(now);
-    gp.setBlockedAt(now); // for the dump: one opaque store, the clock is read for sysmon anyway
+    gp.setSince(now); // for the dump: one opaque store, the clock is read for sysmon anyway
     pp.incSyscalltick();
     m.oldp = pp;
     boolean workWaits = !pp.runq.isEmpty() || s.global.size() != 0;
@@ -106,7 +106,7 @@ final class Syscall {
 
   private static void exitsyscallSlow(M m, G gp, P oldp) {
     Scheduler s = m.sched;
-    s.retake.noteLongCall(System.nanoTime() - gp.blockedAt());
+    s.retake.noteLongCall(System.nanoTime() - gp.since());
     m.precountTok = 0;
     // Counted (by itself, or by the retake that took the P): no lock needed to know it.
     if (oldp.status() != P.Pdead // a retired P is finished off under the lock
@@ -144,8 +144,7 @@ final class Syscall {
           // No P: become runnable on the global queue, locked to this M (Go's lockedg), and wait
           // for whoever schedules it to hand us their P.
           gp.setStatus(G.Grunnable);
-          gp.lockedm = m;
-          s.global.putLocked(gp);
+          s.global.putLocked(m.asLocked);
         }
       } finally {
         s.lock.unlock();
@@ -154,7 +153,6 @@ final class Syscall {
         m.sleepKeepingInterrupt();
         pp = m.nextp;
         m.nextp = null;
-        gp.lockedm = null;
       }
       if (s.acquirep(m, pp)) {
         gp.setStatus(G.Grunning);
