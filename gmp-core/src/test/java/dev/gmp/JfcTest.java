@@ -56,9 +56,9 @@ class JfcTest {
       Files.copy(in, jfc, StandardCopyOption.REPLACE_EXISTING); // what `unzip -p` gives a user
     }
     String cp = String.join(File.pathSeparator,
-        NoMicrometerTest.codeSource(GmpExecutor.class).toString(),
-        NoMicrometerTest.codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
-        NoMicrometerTest.codeSource(JfcMain.class).toString());
+        ChildJvm.codeSource(GmpExecutor.class).toString(),
+        ChildJvm.codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
+        ChildJvm.codeSource(JfcMain.class).toString());
     Process p = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-XX:StartFlightRecording:settings=default,settings=" + jfc + ",filename=" + rec,
@@ -84,9 +84,9 @@ class JfcTest {
   void aToolListingEventTypesSeesEveryGmpEventBeforeItsFirstUse() throws Exception {
     // A fresh JVM, where no gmp event has been emitted (emitting registers a type too).
     String cp = String.join(File.pathSeparator,
-        NoMicrometerTest.codeSource(GmpExecutor.class).toString(),
-        NoMicrometerTest.codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
-        NoMicrometerTest.codeSource(EventTypesMain.class).toString());
+        ChildJvm.codeSource(GmpExecutor.class).toString(),
+        ChildJvm.codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
+        ChildJvm.codeSource(EventTypesMain.class).toString());
     Path out = Files.createTempFile("gmp-types", ".out");
     try {
       Process p = new ProcessBuilder(

@@ -31,7 +31,7 @@ class ModularApplicationTest {
   @TempDir Path dir;
 
   private static Path codeSource(Class<?> c) throws Exception {
-    return NoMicrometerTest.codeSource(c);
+    return ChildJvm.codeSource(c);
   }
 
   @Test
