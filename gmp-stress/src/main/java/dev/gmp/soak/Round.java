@@ -1073,7 +1073,7 @@ final class Round {
       fail("probe refused for 10 s: the executor accepts nothing after the faults");
     } else if (!done.await(10, TimeUnit.SECONDS)) {
       fail("probe task or timer did not run within 10 s after the faults: " + ex + " "
-          + ex.stats());
+          + ex.stats() + "\n" + ex.dump());
     }
   }
 
@@ -1084,7 +1084,8 @@ final class Round {
       long periodicAccepted, long lost, long dup, long phantom, long periodicLive,
       long alive, long sysmonAlive, long vtAlive, long stillRunning) {}
 
-  private Tally account(List<Runnable> back, boolean anyNow, boolean ok, GmpStats st) {
+  private Tally account(List<Runnable> back, boolean anyNow, boolean ok, GmpStats st)
+      throws InterruptedException {
     List<Runnable> all;
     synchronized (back) {
       all = new ArrayList<>(back);
@@ -1142,6 +1143,16 @@ final class Round {
         phantom++;
       } else if (seen > 1) {
         dup++;
+      }
+    }
+    // A thread the watchdog wrote off before it ran the Runnable (a slow one, 300-400 ms late) is
+    // not waited for by awaitTermination (it may be a dud that never runs it) and returns at once
+    // when it does run it: it must be gone soon after, not at once (design.md, section 4).
+    long joinUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    for (Thread t : factory.workers) {
+      long left = joinUntil - System.nanoTime();
+      if (left > 0 && t.isAlive() && !factory.running.contains(t)) {
+        TimeUnit.NANOSECONDS.timedJoin(t, left);
       }
     }
     long alive = factory.workers.stream().filter(Thread::isAlive).count();
