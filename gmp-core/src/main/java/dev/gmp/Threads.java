@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Failures back off: a thread that could not be had (the factory threw or returned null,
  * start() threw) or is late stops new threads from being created for {@link #MIN_BACKOFF_NANOS},
- * doubling per failure up to {@link #MAX_BACKOFF_NANOS}, until a thread checks in; idle Ms are
+ * doubling per failure up to {@link #MAX_BACKOFF_NANOS} (a late thread that then ends without
+ * checking in is one failure, not two), until a thread checks in; idle Ms are
  * still woken meanwhile. The first failure of a burst is reported to the uncaught-exception
  * handler. When no M exists at all, an outside submission starts one itself, backoff or not, and
  * is rejected if that fails (Scheduler#submitExternal): a task is never accepted that no thread
@@ -156,6 +157,16 @@ final class Threads {
     }
   }
 
+  /** The current pause after failed or late starts, 0 if none (tests). */
+  long backoffNanos() {
+    s.lock.lock();
+    try {
+      return backoff;
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
   /** A start failed or came late: hold further creation back, twice as long each time. Lock. */
   private void backOffLocked() {
     backoff = backoff == 0 ? MIN_BACKOFF_NANOS : Math.min(MAX_BACKOFF_NANOS, backoff * 2);
@@ -278,7 +289,12 @@ final class Threads {
       }
       freemLocked(m);
       startFailedLocked(cause);
-      backOffLocked();
+      if (!m.late) {
+        // A late thread (takeBackFromLate) has backed creation off already: its death is the
+        // same failure, and backing off again doubled the pause twice per dud (the long soak saw
+        // no thread made for over 10 s after a streak of them).
+        backOffLocked();
+      }
       report = !failureReported;
       failureReported = true;
       spinning = m.spinning;

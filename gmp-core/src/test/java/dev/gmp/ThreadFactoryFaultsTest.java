@@ -101,6 +101,62 @@ class ThreadFactoryFaultsTest {
     }
   }
 
+  /**
+   * A dud that comes late backs creation off (takeBackFromLate) and, when it ends, is written
+   * off: that is one failure, one doubling of the pause. Doubling again at its death made a
+   * streak of duds pause creation for the full 4 s after two of them (the long soak: no thread
+   * for over 10 s). The factory's second call waits for the test, so nothing else moves the
+   * pause meanwhile.
+   */
+  @Test
+  void aDudThatEndsAfterComingLateBacksCreationOffOnce() throws Exception {
+    CountDownLatch end = new CountDownLatch(1);
+    CountDownLatch proceed = new CountDownLatch(1);
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory factory = r -> {
+      Thread t;
+      if (made.isEmpty()) {
+        t = new Thread(() -> { // a dud: never runs r
+          try {
+            end.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }, "dud");
+      } else {
+        try {
+          proceed.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        t = new Thread(r, "good-" + made.size());
+      }
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0)
+        .threadFactory(factory).uncaughtExceptionHandler((t, e) -> {}).build();
+    try {
+      CountDownLatch ran = new CountDownLatch(1);
+      ex.execute(ran::countDown); // the first M, whose thread is the dud
+      Counters c = ex.sched.counters;
+      TestSupport.awaitCondition("the dud comes late", () -> c.lateThreadStarts.sum() == 1);
+      assertEquals(Threads.MIN_BACKOFF_NANOS, ex.sched.threads.backoffNanos(), "late: one pause");
+      end.countDown(); // it ends without running its Runnable
+      TestSupport.awaitCondition("the dud written off", () -> ex.stats().threadStartFailures() == 1);
+      assertEquals(Threads.MIN_BACKOFF_NANOS, ex.sched.threads.backoffNanos(),
+          "its end is the same failure as its lateness: the pause is not doubled again");
+      proceed.countDown();
+      TestSupport.await(ran, "the task runs on the next thread");
+    } finally {
+      end.countDown();
+      proceed.countDown();
+      ex.shutdownNow();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
   @Test
   void aThrowingFactoryRejectsTheTaskAndReportsOncePerBurst() throws Exception {
     ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
