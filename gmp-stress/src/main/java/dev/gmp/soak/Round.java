@@ -686,7 +686,7 @@ final class Round {
     } else {
       fail("did not terminate in " + TERMINATION_SECONDS + " s: " + ex + " " + st
           + " factory: " + factory.settings() + " calls=" + factory.calls + " made="
-          + factory.made() + " alive=" + factory.alive);
+          + factory.made() + " alive=" + factory.alive + "\n" + ex.dump());
       back.addAll(ex.shutdownNow());
       ex.awaitTermination(5, TimeUnit.SECONDS);
     }
