@@ -95,10 +95,10 @@ final class GlobalQueue {
 
   /**
    * Stand-ins ({@link M#asLocked}) of Gs that already started and wait for a P on their own M's
-   * thread (exitsyscall without a P: Go's lockedg). They go before everything else: each holds a thread that the spare budget
-   * counts, and it needs a P only to finish, so queueing it behind new work (Go's globrunqput)
-   * lets such Ms pile up and spend the budget (docs/design.md, section 3, "A returning call goes
-   * first").
+   * thread (exitsyscall without a P: Go's lockedg). They go before everything else: each holds a
+   * thread that the spare budget counts, and it needs a P only to finish, so queueing it behind
+   * new work (Go's globrunqput) lets such Ms pile up and spend the budget (docs/design.md,
+   * section 3, "A returning call goes first").
    */
   private final GQueue locked = new GQueue();
 

@@ -149,7 +149,8 @@ class ThreadFactoryFaultsTest {
       TestSupport.awaitCondition("the dud comes late", () -> c.lateThreadStarts.sum() == 1);
       assertEquals(Threads.MIN_BACKOFF_NANOS, ex.sched.threads.backoffNanos(), "late: one pause");
       end.countDown(); // it ends without running its Runnable
-      TestSupport.awaitCondition("the dud written off", () -> ex.stats().threadStartFailures() == 1);
+      TestSupport.awaitCondition("the dud written off",
+          () -> ex.stats().threadStartFailures() == 1);
       assertEquals(Threads.MIN_BACKOFF_NANOS, ex.sched.threads.backoffNanos(),
           "its end is the same failure as its lateness: the pause is not doubled again");
       proceed.countDown();
