@@ -50,6 +50,12 @@ final class M implements Runnable {
   /** When the thread was started (Threads.newm), for the check-in watchdog. */
   long startedAt;
 
+  /**
+   * Threads#outcomes when this M was made: its failure backs creation off only if no pause began
+   * and no check-in ended one since (an attempt older than the last outcome). Lock held.
+   */
+  long attempt;
+
   /** The thread that runs this M (set by run(): a ThreadFactory may wrap the Runnable). */
   Thread runner;
 

@@ -28,9 +28,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Failures back off: a thread that could not be had (the factory threw or returned null,
  * start() threw) or is late stops new threads from being created for {@link #MIN_BACKOFF_NANOS},
- * doubling per failure up to {@link #MAX_BACKOFF_NANOS} (a late thread that then ends without
- * checking in is one failure, not two), until a thread checks in; idle Ms are
- * still woken meanwhile. The first failure of a burst is reported to the uncaught-exception
+ * doubling per failed attempt up to {@link #MAX_BACKOFF_NANOS}, until a thread checks in; idle
+ * Ms are still woken meanwhile. An attempt is one generation of threads: only a thread made
+ * after the last pause began (or a check-in ended it) moves the pause. Threads made together
+ * that fail together (three duds asked for at once, a late thread that then dies) are one
+ * failure; counting each of them doubled the pause to its 4 s ceiling within one burst and
+ * renewed it at every dud's end, and the long soak saw an executor make no thread for over 10 s
+ * after a factory that had handed out duds for half a second. The first failure of a burst is reported to the uncaught-exception
  * handler. When no M exists at all, an outside submission starts one itself, backoff or not, and
  * is rejected if that fails (Scheduler#submitExternal): a task is never accepted that no thread
  * can run.
@@ -84,6 +88,9 @@ final class Threads {
   /** The current pause after failed or late starts (0: none), and when it ends. Lock held. */
   private long backoff;
 
+  /** Pauses begun and pauses ended by a check-in: the attempt a new M belongs to. Lock held. */
+  private long outcomes;
+
   private long backoffUntil;
 
   /** A failure was reported since the last check-in (one report per burst). Lock held. */
@@ -127,6 +134,7 @@ final class Threads {
       return null;
     }
     M m = new M(s, mnext++);
+    m.attempt = outcomes;
     mcount++;
     if (mcount > peak) {
       peak = mcount;
@@ -167,8 +175,16 @@ final class Threads {
     }
   }
 
-  /** A start failed or came late: hold further creation back, twice as long each time. Lock. */
-  private void backOffLocked() {
+  /**
+   * m's start failed or came late: hold further creation back, twice as long each time, unless m
+   * was made before the last pause began or ended (its failure was counted with that attempt's, or
+   * a later thread has shown the factory works). Lock held.
+   */
+  private void backOffLocked(M m) {
+    if (m.attempt != outcomes) {
+      return;
+    }
+    outcomes++;
     backoff = backoff == 0 ? MIN_BACKOFF_NANOS : Math.min(MAX_BACKOFF_NANOS, backoff * 2);
     backoffUntil = System.nanoTime() + backoff;
     backingOff = true;
@@ -180,6 +196,7 @@ final class Threads {
       s.lock.lock();
       try {
         backoff = 0;
+        outcomes++; // threads made before this check-in no longer speak for the factory
         failureReported = false;
         backingOff = false;
       } finally {
@@ -289,12 +306,7 @@ final class Threads {
       }
       freemLocked(m);
       startFailedLocked(cause);
-      if (!m.late) {
-        // A late thread (takeBackFromLate) has backed creation off already: its death is the
-        // same failure, and backing off again doubled the pause twice per dud (the long soak saw
-        // no thread made for over 10 s after a streak of them).
-        backOffLocked();
-      }
+      backOffLocked(m); // a no-op for a late thread: its lateness began the pause already
       report = !failureReported;
       failureReported = true;
       spinning = m.spinning;
@@ -382,7 +394,7 @@ final class Threads {
         return 0;
       }
       m.late = true;
-      backOffLocked();
+      backOffLocked(m);
       s.counters.lateThreadStarts.increment();
       boolean spin = m.spinning; // before the CAS: see above
       P pp = m.nextp;

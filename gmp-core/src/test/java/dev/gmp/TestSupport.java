@@ -69,6 +69,18 @@ final class TestSupport {
     }
   }
 
+  /**
+   * Waits for {@code latch} at most {@link #LIVENESS_SECONDS}, without failing: for threads that
+   * are not the test's (a factory's call, a dud thread). An interrupt ends the wait and is kept.
+   */
+  static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   static void sleepQuietly(long millis) {
     try {
       Thread.sleep(millis);

@@ -163,6 +163,67 @@ class ThreadFactoryFaultsTest {
     }
   }
 
+  /**
+   * Two duds asked for at once, before either could be late, are one failed attempt: the pause
+   * is the first one, not doubled per dud. Counting each doubled the pause to its 4 s ceiling
+   * within one burst of duds (the long soak: an executor whose factory handed out duds for half a
+   * second ran nothing for over 10 s). The first factory call waits for the second, so both
+   * threads start before the watchdog can find either late.
+   */
+  @Test
+  void dudsMadeTogetherAreOneFailedAttempt() throws Exception {
+    CountDownLatch bothAsked = new CountDownLatch(2);
+    CountDownLatch end = new CountDownLatch(1);
+    CountDownLatch proceed = new CountDownLatch(1);
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory factory = r -> {
+      Thread t;
+      if (bothAsked.getCount() > 0) {
+        bothAsked.countDown();
+        TestSupport.awaitQuietly(bothAsked);
+        t = new Thread(() -> TestSupport.awaitQuietly(end), "dud"); // never runs r
+      } else {
+        TestSupport.awaitQuietly(proceed);
+        t = new Thread(r, "good-" + made.size());
+      }
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).maxSpareThreads(0)
+        .threadFactory(factory).uncaughtExceptionHandler((t, e) -> {}).build();
+    Thread second = null;
+    try {
+      CountDownLatch ran = new CountDownLatch(2);
+      // The first M's factory call is this thread's; the second submission, from another
+      // thread, finds one M and an idle P and asks for the second.
+      second = Thread.ofPlatform().start(() -> {
+        TestSupport.awaitCondition("the first M counted", () -> ex.sched.threads.mcount == 1);
+        ex.execute(ran::countDown);
+      });
+      ex.execute(ran::countDown);
+      Counters c = ex.sched.counters;
+      TestSupport.awaitCondition("both duds come late", () -> c.lateThreadStarts.sum() == 2);
+      assertEquals(Threads.MIN_BACKOFF_NANOS, ex.sched.threads.backoffNanos(),
+          "two duds of one attempt: one pause");
+      end.countDown();
+      TestSupport.awaitCondition("both duds written off",
+          () -> ex.stats().threadStartFailures() == 2);
+      assertEquals(Threads.MIN_BACKOFF_NANOS, ex.sched.threads.backoffNanos(),
+          "their ends are the same failure");
+      proceed.countDown();
+      TestSupport.await(ran, "the tasks run on the next threads");
+    } finally {
+      end.countDown();
+      proceed.countDown();
+      ex.shutdownNow();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+      if (second != null) {
+        second.join();
+      }
+    }
+  }
+
   @Test
   void aThrowingFactoryRejectsTheTaskAndReportsOncePerBurst() throws Exception {
     ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
