@@ -157,6 +157,18 @@ final class GlobalQueue {
     size = count + lockedCount;
   }
 
+  /**
+   * The oldest stand-in, for a P that no M can take (Idle#handToLockedLocked), or null. Lock
+   * held.
+   */
+  G takeStandIn() {
+    G g = takeLocked();
+    if (g != null) {
+      size = count + lockedCount;
+    }
+    return g;
+  }
+
   /** The oldest waiting locked G, or null. Lock held. */
   private G takeLocked() {
     if (lockedCount == 0) {

@@ -237,6 +237,13 @@ final class Idle extends IdlePad2 {
     if (nmp == null) {
       nmp = s.threads.allocmLocked(false);
       if (nmp == null) {
+        M locked = handToLockedLocked(pp);
+        if (locked != null) { // no new M, but one waits for a P to finish its task: it takes pp
+          if (spinning) {
+            unclaimSpinningLocked(); // it runs its task first; its schedule then finds the work
+          }
+          return locked;
+        }
         if (s.threads.mcount >= s.config.maxThreads()) {
           s.threads.startFailedLocked(null); // maxThreads counts as a failure; the spare cap not
         } else {
@@ -254,6 +261,25 @@ final class Idle extends IdlePad2 {
     nmp.spinning = spinning;
     handLocked(pp, nmp);
     return nmp;
+  }
+
+  /**
+   * Hands pp to the M of the oldest task waiting for a P on its own thread (its stand-in on the
+   * global queue: Syscall#exitsyscallSlow) and returns that M, not yet woken; null if none
+   * waits. For a P that no other M can take (none idle, none can be made): otherwise only an M
+   * that schedules hands a stand-in its P (SchedulingLoop#startlockedm), so with every M waiting
+   * as a stand-in the P idled beside them for good (the long soak: parallelism shrunk to 1,
+   * maxSpareThreads 0, three Ms waiting and a written-off thread's P idle, nothing run for 10 s).
+   * No handedTo: a locked M's P is never taken back (Spares#takeLateHandoffLocked). Lock held.
+   */
+  M handToLockedLocked(P pp) {
+    G standIn = s.global.takeStandIn();
+    if (standIn == null) {
+      return null;
+    }
+    M target = (M) standIn.task;
+    target.nextp = pp; // volatile, before the wake-up that publishes it (read after the sleep)
+    return target;
   }
 
   /**
@@ -357,6 +383,13 @@ final class Idle extends IdlePad2 {
         handLocked(pp, idleM);
         if (idleM.wakeup()) {
           unparked(idleM);
+        }
+        return;
+      }
+      M locked = handToLockedLocked(pp);
+      if (locked != null) {
+        if (locked.wakeup()) {
+          unparked(locked);
         }
         return;
       }

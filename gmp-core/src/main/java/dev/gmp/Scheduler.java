@@ -51,6 +51,10 @@ import java.util.function.IntToLongFunction;
  *       thieves skip such Ps ({@code P.onIdleList}), so whoever idles a P first moves its ring to
  *       the global queue ({@link Idle#returnPLocked}); a P in transit may hold work and is stolen
  *       from like a running one.
+ *   <li>No P idles while an M waits for one to finish its task (a stand-in on the global queue,
+ *       M#asLocked) and no other M can take it: an M that schedules dequeues the stand-in and
+ *       hands over its P (SchedulingLoop#startlockedm); a P given away with no M to take it goes
+ *       to the oldest waiting M directly ({@link Idle#handToLockedLocked}).
  *   <li>Only the owning M pushes to a P's ring; a zombie's ring only its old M, until it drops it.
  *   <li>nmspinning counts Ms with {@code spinning} set, including an M in transit that was
  *       started spinning; an M that is written off or exits, or whose P is taken back while its
