@@ -165,11 +165,10 @@ final class M implements Runnable {
    */
   @Override
   public void run() {
-    if (!U_LIFE.compareAndSet(this, STARTING, RUNNING)) { // CAS: races Threads.writeOff
+    if (!sched.threads.checkIn(this)) { // written off: late and not needed, or never to run
       return;
     }
     runner = Thread.currentThread();
-    sched.threads.checkedIn();
     if (Switches.BLOCK_DETECT) {
       osStat = BlockDetector.ownStatFile(); // on our own thread: /proc/thread-self names it
     }

@@ -303,6 +303,6 @@ final class Retake {
     if (s.idle.midle != null) {
       return true;
     }
-    return !idleOnly && s.threads.mcount < s.threads.capLocked();
+    return !idleOnly && s.threads.roomLocked();
   }
 }

@@ -62,8 +62,8 @@ import java.util.function.IntToLongFunction;
  *   <li>mcount counts Ms from allocm until mexit, or until its thread is known never to run it
  *       (died, never started: a write-off). A live thread that is late to check in is never
  *       written off: its nextp P (and spinning count) is taken back by CAS, so no P stays in
- *       transit to a thread that does not run, and it stays counted against maxThreads
- *       ({@link Threads}).
+ *       transit to a thread that does not run, and it stays counted against maxThreads, not
+ *       against the spare budget ({@link Threads#roomLocked}).
  *   <li>Go's one invariant: task code runs on a CPU on at most gomaxprocs Ms, those holding Ps,
  *       plus spares finishing the task whose block cost them their P (ForkJoinPool's
  *       compensation). A P is handed away only from a task that is off the CPU: a marked call

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * watchdog over threads that have not checked in, and the M's exit.
  *
  * <p>Check-in: newm marks the M STARTING and starts its thread; the thread's first act, M.run,
- * CASes STARTING to RUNNING. A ThreadFactory may hand back a thread that is slow to run its
+ * CASes STARTING to RUNNING under the lock ({@link #checkIn}). A ThreadFactory may hand back a thread that is slow to run its
  * Runnable (an application server's factory, a loaded host), one that never runs it, or one that
  * dies first. sysmon's watchdog ({@link #checkStarting}) therefore:
  *
@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>never writes off a live thread for being late: past {@link #CHECK_IN_NANOS} it takes back
  *       the P handed to the M and its spinning count (so the work runs elsewhere and wakep is not
  *       fooled by a spinner that is not there), and the M stays counted in mcount, against
- *       maxThreads, until its thread checks in (then it is an ordinary M without a P) or dies.
+ *       maxThreads but not against the spare budget ({@link #roomLocked}), until its thread
+ *       checks in (then it is an ordinary M without a P, or, if the Ms made meanwhile fill the
+ *       spare budget, it leaves at once) or dies.
  * </ul>
  *
  * <p>Failures back off: a thread that could not be had (the factory threw or returned null,
@@ -85,19 +87,22 @@ final class Threads {
 
   volatile Throwable lastStartFailure;
 
-  /** The current pause after failed or late starts (0: none), and when it ends. Lock held. */
+  /** The current pause after failed or late starts (0: none), and when it began. Lock held. */
   private long backoff;
+
+  private long backoffFrom;
+
+  /** Ms still starting whose thread is late (Threads#takeBackFromLate). Lock held. */
+  private int nlate;
+
+  /** Ms whose thread checked in and has not exited. Lock held. */
+  private int ncheckedIn;
 
   /** Pauses begun and pauses ended by a check-in: the attempt a new M belongs to. Lock held. */
   private long outcomes;
 
-  private long backoffUntil;
-
   /** A failure was reported since the last check-in (one report per burst). Lock held. */
   private boolean failureReported;
-
-  /** Set while a failure or a late thread holds creation back; cleared by a check-in. */
-  private volatile boolean backingOff;
 
   /** Ms sysmon needs started, for the starter thread (startOffSysmon). */
   private final ConcurrentLinkedQueue<M> toStart = new ConcurrentLinkedQueue<>();
@@ -113,31 +118,39 @@ final class Threads {
 
   // ---------------------------------------------------------------- creation
 
-  /**
-   * The most Ms at once: parallelism + maxSpareThreads (the one spare budget), within maxThreads.
-   * Lock held.
-   */
-  int capLocked() {
-    return (int) Math.min(s.config.maxThreads(), (long) s.gomaxprocs + s.config.maxSpareThreads());
+  /** parallelism + maxSpareThreads: the one spare budget, what Ms not late may number. Lock. */
+  private long spareCapLocked() {
+    return (long) s.gomaxprocs + s.config.maxSpareThreads();
   }
 
   /**
-   * A new M counted in mcount and allm, or null past the cap, once terminating, or while thread
+   * Whether one more M may be made: all Ms within maxThreads, and those not late to check in
+   * within parallelism + maxSpareThreads. A late thread counts against maxThreads only: it runs
+   * nothing while it is late, and counting it against the spare budget let one thread that never
+   * ran (a factory's thread stuck in its own prologue) keep an executor with
+   * {@code maxSpareThreads(0)} from running anything at all. Lock held.
+   */
+  boolean roomLocked() {
+    return mcount < s.config.maxThreads() && mcount - nlate < spareCapLocked();
+  }
+
+  /**
+   * A new M counted in mcount and allm, or null past the caps, once terminating, or while thread
    * creation backs off after a failure (unless {@code anyway}: the last M of the executor is
    * gone, Scheduler#startFirstOrReject). Lock held.
    */
   M allocmLocked(boolean anyway) {
-    if (mcount >= capLocked() || s.runState >= Scheduler.TIDYING) {
+    if (!roomLocked() || s.runState >= Scheduler.TIDYING) {
       return null;
     }
-    if (!anyway && backoff != 0 && System.nanoTime() - backoffUntil < 0) {
+    if (!anyway && backoff != 0 && System.nanoTime() - (backoffFrom + pauseLocked()) < 0) {
       return null;
     }
     M m = new M(s, mnext++);
     m.attempt = outcomes;
     mcount++;
-    if (mcount > peak) {
-      peak = mcount;
+    if (mcount - nlate > peak) {
+      peak = mcount - nlate;
     }
     M[] ms = Arrays.copyOf(allm, allm.length + 1);
     ms[ms.length - 1] = m;
@@ -165,6 +178,27 @@ final class Threads {
     }
   }
 
+  /**
+   * How long creation waits after the last failure: the backoff, but at most {@link
+   * #MIN_BACKOFF_NANOS} while no M has checked in. Then nothing runs until a thread comes, so a
+   * long pause only delays the work (the long soak: a factory that failed five times in a row,
+   * a 4 s pause with tasks queued and no thread); a factory that always fails is still asked
+   * only four times a second. Lock held.
+   */
+  private long pauseLocked() {
+    return ncheckedIn == 0 ? Math.min(backoff, MIN_BACKOFF_NANOS) : backoff;
+  }
+
+  /** {@link #pauseLocked} (tests). */
+  long pauseNanos() {
+    s.lock.lock();
+    try {
+      return pauseLocked();
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
   /** The current pause after failed or late starts, 0 if none (tests). */
   long backoffNanos() {
     s.lock.lock();
@@ -186,23 +220,45 @@ final class Threads {
     }
     outcomes++;
     backoff = backoff == 0 ? MIN_BACKOFF_NANOS : Math.min(MAX_BACKOFF_NANOS, backoff * 2);
-    backoffUntil = System.nanoTime() + backoff;
-    backingOff = true;
+    backoffFrom = System.nanoTime();
   }
 
-  /** An M's thread checked in: the factory works, creation may go on at once. */
-  void checkedIn() {
-    if (backingOff) { // volatile: set only after a failure, so a check-in normally skips the lock
-      s.lock.lock();
-      try {
-        backoff = 0;
-        outcomes++; // threads made before this check-in no longer speak for the factory
-        failureReported = false;
-        backingOff = false;
-      } finally {
-        s.lock.unlock();
+  /**
+   * M.run's check-in, the first act of m's thread: CAS STARTING to RUNNING (against a write-off)
+   * under the lock, once per thread. The factory works, so creation may go on at once. A thread
+   * that comes after being found late is written off here instead if the Ms made meanwhile fill
+   * the spare budget (it holds no P: the watchdog took it back), so late threads never push the
+   * Ms that run tasks past parallelism + maxSpareThreads. False: the thread must return at once.
+   */
+  boolean checkIn(M m) {
+    boolean in;
+    s.lock.lock();
+    try {
+      boolean wasLate = m.late && m.life() == M.STARTING;
+      if (wasLate) {
+        nlate--;
       }
+      in = !(wasLate && mcount - nlate - 1 >= spareCapLocked())
+          && m.casLife(M.STARTING, M.RUNNING);
+      if (in) {
+        ncheckedIn++;
+      } else if (m.casLife(M.STARTING, M.DEAD)) {
+        freemLocked(m);
+        Lifecycle.tryTerminateLocked(s);
+      }
+      if (starting.remove(m)) {
+        nstarting = starting.size();
+      }
+      backoff = 0;
+      outcomes++; // threads made before this check-in no longer speak for the factory
+      failureReported = false;
+    } finally {
+      s.lock.unlock();
     }
+    if (!in) {
+      Lifecycle.finishTermination(s);
+    }
+    return in;
   }
 
   /**
@@ -301,6 +357,9 @@ final class Threads {
       if (!m.casLife(from, M.DEAD)) {
         return false;
       }
+      if (m.late) {
+        nlate--;
+      }
       if (starting.remove(m)) {
         nstarting = starting.size();
       }
@@ -394,6 +453,7 @@ final class Threads {
         return 0;
       }
       m.late = true;
+      nlate++;
       backOffLocked(m);
       s.counters.lateThreadStarts.increment();
       boolean spin = m.spinning; // before the CAS: see above
@@ -420,6 +480,9 @@ final class Threads {
   void writeOffStartingLocked() {
     for (M m : starting) {
       if (m.casLife(M.STARTING, M.DEAD)) { // CAS: a check-in now fails and the thread returns
+        if (m.late) {
+          nlate--;
+        }
         freemLocked(m);
       }
     }
@@ -472,6 +535,7 @@ final class Threads {
       spinning = m.spinning;
       m.spinning = false;
       m.setLife(M.DEAD);
+      ncheckedIn--;
       freemLocked(m);
       if (exited.size() >= 64) {
         exited.removeIf(t -> !t.isAlive()); // keep the list as long as the threads still dying

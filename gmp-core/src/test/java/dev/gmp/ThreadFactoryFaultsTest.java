@@ -24,6 +24,7 @@ class ThreadFactoryFaultsTest {
     final long millis;
     final List<Thread> made = new CopyOnWriteArrayList<>();
     final List<String> callers = new CopyOnWriteArrayList<>();
+    final AtomicInteger ran = new AtomicInteger(); // threads that reached their Runnable
 
     SlowFactory(long millis) {
       this.millis = millis;
@@ -34,6 +35,7 @@ class ThreadFactoryFaultsTest {
       callers.add(Thread.currentThread().getName());
       Thread t = new Thread(() -> {
         TestSupport.sleepQuietly(millis); // the factory's own set-up, before the Runnable
+        ran.incrementAndGet();
         r.run();
       }, "slow-" + made.size());
       t.setDaemon(true);
@@ -45,19 +47,21 @@ class ThreadFactoryFaultsTest {
   @Test
   void aSlowFactorysThreadsRunTheirTasks() throws Exception {
     SlowFactory f = new SlowFactory(400); // past the 250 ms check-in watchdog
-    // One spare: at most 3 Ms (parallelism + spares), and a late thread is never written off, so
-    // it keeps its place in that count: however the watchdog, the backoff (tested exactly in
-    // aDudThatEndsAfterComingLateBacksCreationOffOnce) and stale-spinner wake-ups interleave,
-    // the factory is asked at most 3 times. A count over a time window was flaky (4 in 1.4 s).
+    // maxThreads 3, which late threads count against (the spare budget does not count them), and
+    // a late thread is never written off, so it keeps its place in that count: however the
+    // watchdog, the backoff (tested exactly in aDudThatEndsAfterComingLateBacksCreationOffOnce)
+    // and stale-spinner wake-ups interleave, the factory is asked at most 3 times. A count over a
+    // time window was flaky (4 in 1.4 s).
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(2)
-        .maxSpareThreads(1).threadFactory(f).build())) {
+        .maxSpareThreads(1).maxThreads(3).threadFactory(f).build())) {
       GmpExecutor ex = c.ex();
       assertEquals(7, ex.submit(() -> 7).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
       TestSupport.sleepQuietly(1_000); // a window to count threads in, not a synchronisation
       GmpStats st = ex.stats();
-      assertEquals(0, st.threadStartFailures(), "a late thread is not a failure: " + st);
       assertTrue(f.made.size() <= 3, "threads made, none written off, cap 3: " + f.made.size()
           + " " + st);
+      TestSupport.awaitCondition(() -> "every thread made reached its Runnable: " + f.ran + " of "
+          + f.made.size(), TestSupport.LIVENESS_SECONDS, () -> f.ran.get() == f.made.size());
       for (String caller : f.callers) {
         assertFalse(caller.endsWith("-sysmon"), "the factory was called on sysmon: " + caller);
       }
@@ -220,6 +224,104 @@ class ThreadFactoryFaultsTest {
       assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
       if (second != null) {
         second.join();
+      }
+    }
+  }
+
+  /**
+   * A thread stuck before its Runnable (a factory's own prologue waiting on something) counts
+   * against maxThreads only, not against the spare budget: with parallelism 1 and no spares,
+   * counting it left no room for another thread, and no task ran until it came. When it comes
+   * at last, the thread made meanwhile fills the budget, so it leaves at once.
+   */
+  @Test
+  void aStuckThreadDoesNotHoldTheSpareBudget() throws Exception {
+    CountDownLatch unstick = new CountDownLatch(1);
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory factory = r -> {
+      Thread t = made.isEmpty()
+          ? new Thread(() -> { // stuck, then runs r as a normal thread would
+            TestSupport.awaitQuietly(unstick);
+            r.run();
+          }, "stuck")
+          : new Thread(r, "good-" + made.size());
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0)
+        .threadFactory(factory).build();
+    try {
+      CountDownLatch ran = new CountDownLatch(1);
+      ex.execute(ran::countDown);
+      TestSupport.await(ran, () -> "the task runs on a thread made beside the stuck one: "
+          + ex.dump());
+      assertEquals(2, made.size(), "one more thread, not more: " + ex.stats());
+      unstick.countDown();
+      made.get(0).join(TimeUnit.SECONDS.toMillis(TestSupport.LIVENESS_SECONDS));
+      assertFalse(made.get(0).isAlive(), "the late thread left: the budget was full");
+      GmpStats st = ex.stats();
+      assertEquals(1, st.threads(), "threads: " + st);
+      assertEquals(1, st.peakThreads(), "peak, not counting the late thread: " + st);
+      assertEquals(0, st.threadStartFailures(), "a late thread is not a failure: " + st);
+      CountDownLatch again = new CountDownLatch(1);
+      ex.execute(again::countDown);
+      TestSupport.await(again, "the executor still runs tasks");
+    } finally {
+      unstick.countDown();
+      ex.shutdownNow();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
+  /**
+   * While no thread has checked in, a failure pauses creation for at most 250 ms, however long
+   * the backoff has grown: nothing runs until a thread comes, so a longer pause only delays the
+   * work. Here a stuck thread, then two factory failures: the backoff is 1 s, the pause 250 ms;
+   * once a thread checks in, both are gone.
+   */
+  @Test
+  void withNoThreadCheckedInTheFailurePauseStaysShort() throws Exception {
+    CountDownLatch unstick = new CountDownLatch(1);
+    CountDownLatch proceed = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory factory = r -> {
+      int n = calls.incrementAndGet();
+      if (n == 2 || n == 3) {
+        throw new IllegalStateException("no thread today (" + n + ")");
+      }
+      Thread t;
+      if (n == 1) {
+        t = new Thread(() -> TestSupport.awaitQuietly(unstick), "stuck"); // never runs r
+      } else {
+        TestSupport.awaitQuietly(proceed);
+        t = new Thread(r, "good-" + n);
+      }
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(factory)
+        .uncaughtExceptionHandler((t, e) -> {}).build();
+    try {
+      CountDownLatch ran = new CountDownLatch(1);
+      ex.execute(ran::countDown);
+      TestSupport.awaitCondition("the factory asked a fourth time", () -> calls.get() == 4);
+      Threads th = ex.sched.threads;
+      assertEquals(4 * Threads.MIN_BACKOFF_NANOS, th.backoffNanos(),
+          "late, then two failures: the backoff doubled twice");
+      assertEquals(Threads.MIN_BACKOFF_NANOS, th.pauseNanos(), "no thread has checked in");
+      proceed.countDown();
+      TestSupport.await(ran, "the task runs on the fourth thread");
+      assertEquals(0, th.backoffNanos(), "a check-in ends the backoff");
+    } finally {
+      unstick.countDown();
+      proceed.countDown();
+      ex.shutdownNow();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+      for (Thread t : made) {
+        t.join();
       }
     }
   }
