@@ -454,7 +454,11 @@ final class Idle extends IdlePad2 {
       while (how == TimerSleeper.IDLE && !m.sleep(s.config.keepAliveNanos())) {
         s.lock.lock();
         try {
-          if (m.onIdleList && s.threads.mcount > s.gomaxprocs) {
+          // Ms whose thread has checked in, not mcount: a thread still starting may never run
+          // (a dud), and counting it let this M, the one that can run, leave while the only P
+          // was in transit to a dud (the long soak: 20k tasks queued for 10 s behind a line of
+          // duds, each good thread gone at its keepAlive before the dud was found late).
+          if (m.onIdleList && s.threads.checkedInLocked() > s.gomaxprocs) {
             mremove(m);
             Jfr.parkEnd(park); // a counted park has its event, this exit's too (null-safe)
             return false;

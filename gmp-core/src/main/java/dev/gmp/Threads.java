@@ -189,6 +189,11 @@ final class Threads {
     return ncheckedIn == 0 ? Math.min(backoff, MIN_BACKOFF_NANOS) : backoff;
   }
 
+  /** Ms whose thread checked in and has not exited: Ms that can run tasks. Lock held. */
+  int checkedInLocked() {
+    return ncheckedIn;
+  }
+
   /** {@link #pauseLocked} (tests). */
   long pauseNanos() {
     s.lock.lock();

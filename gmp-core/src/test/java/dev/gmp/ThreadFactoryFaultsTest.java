@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -318,6 +319,58 @@ class ThreadFactoryFaultsTest {
     } finally {
       unstick.countDown();
       proceed.countDown();
+      ex.shutdownNow();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+      for (Thread t : made) {
+        t.join();
+      }
+    }
+  }
+
+  /**
+   * An idle M past its keepAlive stays while the other Ms are only starting: they may never run.
+   * Here the one good thread blocks in a call, its P goes to a new thread that is a dud, and the
+   * call returns: that M parks with no P. Counting the dud as an M that can run let it leave at
+   * its keepAlive, so when the dud was found late nobody was left to take the P (the long soak:
+   * 20k tasks queued for 10 s behind a line of duds). Now it takes the P back and runs the task.
+   */
+  @Test
+  void anIdleThreadOutlivesItsKeepAliveWhileTheOthersAreOnlyStarting() throws Exception {
+    CountDownLatch end = new CountDownLatch(1);
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory factory = r -> {
+      Thread t = made.isEmpty()
+          ? new Thread(r, "good")
+          : new Thread(() -> TestSupport.awaitQuietly(end), "dud-" + made.size());
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).keepAlive(Duration.ofMillis(10))
+        .threadFactory(factory).uncaughtExceptionHandler((t, e) -> {}).build();
+    try {
+      CountDownLatch inCall = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      ex.execute(() -> {
+        try {
+          GmpExecutor.blocking(() -> {
+            inCall.countDown();
+            return release.await(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+          });
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+      TestSupport.await(inCall, "the good thread in its call");
+      CountDownLatch ran = new CountDownLatch(1);
+      ex.execute(ran::countDown); // waits behind the call: its P goes to a new thread, a dud
+      TestSupport.awaitCondition("a thread made for the P", () -> made.size() == 2);
+      release.countDown(); // the call returns to no P, finishes, and the good thread parks
+      TestSupport.await(ran, () -> "the good thread runs the task once the dud is late: "
+          + ex.dump());
+      assertTrue(made.get(0).isAlive(), "the good thread stayed");
+    } finally {
+      end.countDown();
       ex.shutdownNow();
       assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
       for (Thread t : made) {

@@ -558,7 +558,7 @@ final class Round {
       String stack = live.isEmpty() ? ""
           : java.util.Arrays.toString(live.get(0).getStackTrace());
       return live.size() + " alive " + states + " (" + started + " started, " + done + " done, "
-          + interrupted + " interrupted); one: " + stack + "; " + ex.stats();
+          + interrupted + " interrupted); one: " + stack + "; " + ex.stats() + "\n" + ex.dump();
     }
 
     List<Thread> snapshot() {

@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  *
  * <pre>
  * java [--add-opens java.base/java.lang=ALL-UNNAMED] -cp gmp-stress/target/jcstress.jar \
- *     [-Dgmp.soak.faults=all,-timers] [-Dgmp.soak.verbose=true] dev.gmp.soak.Soak 60s [seed]
+ *     [-Dgmp.soak.faults=all,-timers] [-Dgmp.soak.verbose=true] [-Dgmp.soak.from=N] \
+ *     dev.gmp.soak.Soak 60s [seed]
  * </pre>
  */
 public final class Soak {
@@ -228,6 +229,13 @@ public final class Soak {
     total.faults = options.faultList();
     total.seed = seed;
     SplittableRandom rnd = new SplittableRandom(seed);
+    // -Dgmp.soak.from=N starts at round N of this seed, with the parameters and opening it has in
+    // a full run (its timing differs): to replay a failed round without the ones before it.
+    long from = Long.getLong("gmp.soak.from", 0);
+    for (; total.rounds < from; total.rounds++) {
+      rnd.nextInt(600);
+      rnd.split();
+    }
     long start = System.nanoTime();
     long end = start + duration.toNanos();
     while (System.nanoTime() < end) {
