@@ -83,9 +83,10 @@ final class Idle extends IdlePad2 {
       // Release, before nextp publishes the P: the M's arrival (spinnerArrived) clears it after.
       U_SPIN_CLAIMED_AT.lazySet(this, System.nanoTime());
       nmp = claimMLocked(pp, true);
-      if (nmp == null) {
-        // No M (thread cap): none on its way that we know of. Restoring the old value could put
-        // back one an arriving M just cleared; at worst this skips one extra wake-up.
+      if (nmp == null || !nmp.spinning) {
+        // No spinner (the thread cap; or the P went to a call waiting for one, which is not a
+        // spinner): none on its way that we know of. Restoring the old value could put back one
+        // an arriving M just cleared; at worst this skips one extra wake-up.
         U_SPIN_CLAIMED_AT.lazySet(this, 0);
       }
     } finally {
