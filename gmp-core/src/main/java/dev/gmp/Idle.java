@@ -269,9 +269,8 @@ final class Idle extends IdlePad2 {
    * global queue: Syscall#exitsyscallSlow) and returns that M, not yet woken; null if none
    * waits. For a P that no other M can take (none idle, none can be made): otherwise only an M
    * that schedules hands a stand-in its P (SchedulingLoop#startlockedm), so with every M waiting
-   * as a stand-in the P idled beside them for good (the long soak: parallelism shrunk to 1,
-   * maxSpareThreads 0, three Ms waiting and a written-off thread's P idle, nothing run for 10 s).
-   * No handedTo: a locked M's P is never taken back (Spares#takeLateHandoffLocked). Lock held.
+   * as a stand-in the P idled beside them for good (design.md, section 3). No handedTo: a locked
+   * M's P is never taken back (Spares#takeLateHandoffLocked). Lock held.
    */
   M handToLockedLocked(P pp) {
     G standIn = s.global.takeStandIn();
@@ -457,8 +456,7 @@ final class Idle extends IdlePad2 {
         try {
           // Ms whose thread has checked in, not mcount: a thread still starting may never run
           // (a dud), and counting it let this M, the one that can run, leave while the only P
-          // was in transit to a dud (the long soak: 20k tasks queued for 10 s behind a line of
-          // duds, each good thread gone at its keepAlive before the dud was found late).
+          // was in transit to a dud, so the P came back from it to nobody (design.md, 4).
           if (m.onIdleList && s.threads.checkedInLocked() > s.gomaxprocs) {
             mremove(m);
             Jfr.parkEnd(park); // a counted park has its event, this exit's too (null-safe)

@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * watchdog over threads that have not checked in, and the M's exit.
  *
  * <p>Check-in: newm marks the M STARTING and starts its thread; the thread's first act, M.run,
- * CASes STARTING to RUNNING under the lock ({@link #checkIn}). A ThreadFactory may hand back a thread that is slow to run its
- * Runnable (an application server's factory, a loaded host), one that never runs it, or one that
- * dies first. sysmon's watchdog ({@link #checkStarting}) therefore:
+ * CASes STARTING to RUNNING under the lock ({@link #checkIn}). A ThreadFactory may hand back a
+ * thread that is slow to run its Runnable (an application server's factory, a loaded host), one
+ * that never runs it, or one that dies first. sysmon's watchdog ({@link #checkStarting})
+ * therefore:
  *
  * <ul>
  *   <li>writes off an M whose thread died before checking in (the CAS STARTING to DEAD wins
@@ -34,12 +35,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Ms are still woken meanwhile. An attempt is one generation of threads: only a thread made
  * after the last pause began (or a check-in ended it) moves the pause. Threads made together
  * that fail together (three duds asked for at once, a late thread that then dies) are one
- * failure; counting each of them doubled the pause to its 4 s ceiling within one burst and
- * renewed it at every dud's end, and the long soak saw an executor make no thread for over 10 s
- * after a factory that had handed out duds for half a second. The first failure of a burst is reported to the uncaught-exception
- * handler. When no M exists at all, an outside submission starts one itself, backoff or not, and
- * is rejected if that fails (Scheduler#submitExternal): a task is never accepted that no thread
- * can run.
+ * failure: counting each of them took the pause to its ceiling within one burst and renewed it
+ * at every dud's end (docs/design.md, section 4). While no M has checked in, the pause is at
+ * most {@link #MIN_BACKOFF_NANOS} ({@link #pauseLocked}). The first failure of a burst is
+ * reported to the uncaught-exception handler. When no M exists at all, an outside submission
+ * starts one itself, backoff or not, and is rejected if that fails (Scheduler#submitExternal): a
+ * task is never accepted that no thread can run.
  *
  * <p>sysmon never calls the ThreadFactory on its own thread (a slow factory would stall retakes
  * and the watchdog): the Ms it needs are started by a short-lived thread of gmp's own ({@link
@@ -126,9 +127,9 @@ final class Threads {
   /**
    * Whether one more M may be made: all Ms within maxThreads, and those not late to check in
    * within parallelism + maxSpareThreads. A late thread counts against maxThreads only: it runs
-   * nothing while it is late, and counting it against the spare budget let one thread that never
-   * ran (a factory's thread stuck in its own prologue) keep an executor with
-   * {@code maxSpareThreads(0)} from running anything at all. Lock held.
+   * nothing while it is late, and counting it against the spare budget let one thread stuck in
+   * its factory's prologue keep an executor with {@code maxSpareThreads(0)} from running
+   * anything. Lock held.
    */
   boolean roomLocked() {
     return mcount < s.config.maxThreads() && mcount - nlate < spareCapLocked();
@@ -181,9 +182,8 @@ final class Threads {
   /**
    * How long creation waits after the last failure: the backoff, but at most {@link
    * #MIN_BACKOFF_NANOS} while no M has checked in. Then nothing runs until a thread comes, so a
-   * long pause only delays the work (the long soak: a factory that failed five times in a row,
-   * a 4 s pause with tasks queued and no thread); a factory that always fails is still asked
-   * only four times a second. Lock held.
+   * long pause only delays the work; a factory that always fails is still asked only four times
+   * a second. Lock held.
    */
   private long pauseLocked() {
     return ncheckedIn == 0 ? Math.min(backoff, MIN_BACKOFF_NANOS) : backoff;
