@@ -241,8 +241,13 @@ final class Sysmon implements Runnable {
         // Normally the executor is terminating. If sysmon died instead (a round's Throwable that
         // even reporting could not survive), leave a restart to whoever next needs it: backlog
         // (wakeForBacklog), a blocking call or a thread start reads waiting and restarts it.
+        // At termination the thread stays named here: awaitTermination joins the one it reads,
+        // and a null read while this thread was still on its way out let it return with sysmon
+        // alive. No restart can follow: runState >= TIDYING.
         boolean died = s.runState < Scheduler.TIDYING;
-        thread = null;
+        if (died) {
+          thread = null;
+        }
         waiting = died;
       } finally {
         s.lock.unlock();
