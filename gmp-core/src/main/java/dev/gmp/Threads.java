@@ -93,9 +93,6 @@ final class Threads {
 
   private long backoffFrom;
 
-  /** Ms still starting whose thread is late (Threads#takeBackFromLate). Lock held. */
-  private int nlate;
-
   /** Ms whose thread checked in and has not exited. Lock held. */
   private int ncheckedIn;
 
@@ -132,7 +129,22 @@ final class Threads {
    * anything. Lock held.
    */
   boolean roomLocked() {
-    return mcount < s.config.maxThreads() && mcount - nlate < spareCapLocked();
+    return mcount < s.config.maxThreads() && mcount - lateLocked() < spareCapLocked();
+  }
+
+  /**
+   * Ms still starting whose thread is late, counted on the starting list (almost always empty)
+   * rather than kept in a counter that every check-in and write-off would have to adjust. Lock
+   * held.
+   */
+  private int lateLocked() {
+    int n = 0;
+    for (M m : starting) {
+      if (m.late && m.life() == M.STARTING) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /**
@@ -150,8 +162,9 @@ final class Threads {
     M m = new M(s, mnext++);
     m.attempt = outcomes;
     mcount++;
-    if (mcount - nlate > peak) {
-      peak = mcount - nlate;
+    int counted = mcount - lateLocked();
+    if (counted > peak) {
+      peak = counted;
     }
     M[] ms = Arrays.copyOf(allm, allm.length + 1);
     ms[ms.length - 1] = m;
@@ -239,12 +252,10 @@ final class Threads {
     boolean in;
     s.lock.lock();
     try {
-      boolean wasLate = m.late && m.life() == M.STARTING;
-      if (wasLate) {
-        nlate--;
-      }
-      in = !(wasLate && mcount - nlate - 1 >= spareCapLocked())
-          && m.casLife(M.STARTING, M.RUNNING);
+      // Late and still counted so: the Ms not late, m not among them, fill the spare budget?
+      boolean unneeded = m.late && m.life() == M.STARTING
+          && mcount - lateLocked() >= spareCapLocked();
+      in = !unneeded && m.casLife(M.STARTING, M.RUNNING);
       if (in) {
         ncheckedIn++;
       } else if (m.casLife(M.STARTING, M.DEAD)) {
@@ -362,9 +373,6 @@ final class Threads {
       if (!m.casLife(from, M.DEAD)) {
         return false;
       }
-      if (m.late) {
-        nlate--;
-      }
       if (starting.remove(m)) {
         nstarting = starting.size();
       }
@@ -458,7 +466,6 @@ final class Threads {
         return 0;
       }
       m.late = true;
-      nlate++;
       backOffLocked(m);
       s.counters.lateThreadStarts.increment();
       boolean spin = m.spinning; // before the CAS: see above
@@ -485,9 +492,6 @@ final class Threads {
   void writeOffStartingLocked() {
     for (M m : starting) {
       if (m.casLife(M.STARTING, M.DEAD)) { // CAS: a check-in now fails and the thread returns
-        if (m.late) {
-          nlate--;
-        }
         freemLocked(m);
       }
     }
