@@ -71,7 +71,7 @@ final class Dump {
           .append(": status=").append(pStatus(pst))
           .append(" m=").append(m == null ? "-" : m.toString())
           .append(" runqsize=").append(pp.runq.ringSize())
-          .append(" runnext=").append(next == null ? "-" : "G" + next.goid)
+          .append(" runnext=").append(next == null ? "-" : "G" + next.id())
           .append(" schedtick=").append(pp.schedtick())
           .append(" syscalltick=").append(pp.syscalltick())
           .append(" timers=").append(pp.timers.live())
@@ -87,7 +87,7 @@ final class Dump {
           .append(": thread=").append(t == null ? "-" : t.getName())
           .append(" state=").append(t == null ? "NEW" : t.getState().toString())
           .append(" p=").append(pp == null ? "-" : "P" + pp.id)
-          .append(" curg=").append(g == null ? "-" : "G" + g.goid)
+          .append(" curg=").append(g == null ? "-" : "G" + g.id())
           // Racy reads of the M's own flags (display only, see the class comment).
           .append(" spinning=").append(m.spinning)
           .append(" spare=").append(m.spare())
@@ -101,15 +101,15 @@ final class Dump {
         continue;
       }
       int gs = g.status();
-      long since = g.since(); // in Gsyscall its call's start, else sysmon's first sight
+      long since = m.sinceCurrent(); // in Gsyscall its call's start, else sysmon's first sight
       P pp = held.get(m);
       Runnable task = g.task; // racy: null once the task has finished meanwhile
-      b.append('G').append(g.goid)
+      b.append('G').append(g.id())
           .append(": status=").append(gStatus(gs))
           .append(" for=").append(since == 0 ? "?" : duration(now - since))
           .append(" m=").append(m)
           .append(" p=").append(pp == null ? "-" : "P" + pp.id)
-          .append(" task=").append(task == null ? "?" : Carriers.describe(task))
+          .append(" task=").append(task == null ? "?" : Carriers.describe(SchedLatency.unwrap(task)))
           .append('\n');
     }
 

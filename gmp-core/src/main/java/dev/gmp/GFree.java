@@ -53,8 +53,6 @@ final class GFree {
 
   /** gfput: recycles a dead G. Owner of {@code pp} only. */
   static void put(P pp, G g, Scheduler s) {
-    g.setSince(0); // a recycled G must not show its previous task's age in the dump, nor carry
-    // its last blocking call's start as a ready stamp (SchedLatency)
     g.schedlink = pp.gFree;
     pp.gFree = g;
     if (++pp.gFreeCount >= LOCAL_MAX) {

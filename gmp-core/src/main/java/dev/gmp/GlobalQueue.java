@@ -178,6 +178,15 @@ final class GlobalQueue {
     return locked.pop();
   }
 
+  /** Tests: positions as if {@code start} Gs had been appended and taken before. Empty only. */
+  void startPositionsForTest(long start) {
+    if (count != 0) {
+      throw new IllegalStateException("not empty");
+    }
+    appended = start;
+    taken = start;
+  }
+
   /** Gs on the array part (tests: what takes have moved so far). Lock held. */
   int arrayLengthLocked() {
     return count;
@@ -200,9 +209,9 @@ final class GlobalQueue {
 
   /**
    * Moves up to {@code max} injected Gs onto the array, numbering them (goid, and their position
-   * in the array for {@link #withdraw}), without waiting for a producer that has not filled its
-   * slot yet. Withdrawn Gs are dropped on the way. This is the one place a G is touched under the
-   * lock, as Go's globrunqput touches it to link it.
+   * in the array for {@link #withdraw}) and making them runnable, without waiting for a producer
+   * that has not filled its slot yet. Withdrawn Gs are dropped on the way. This is the one place a
+   * G is touched under the lock, as Go's globrunqput touches it to link it.
    */
   private void transfer(int max) {
     for (int moved = 0; moved < max; ) {
@@ -219,9 +228,12 @@ final class GlobalQueue {
           goidNext = goids.applyAsLong(GOID_BATCH);
           goidEnd = goidNext + GOID_BATCH;
         }
-        g.goid = goidNext++;
+        g.goid = (int) goidNext++;
       }
-      g.qpos = appended; // its position: withdraw compares it with taken
+      g.qpos = (int) appended; // its position's low bits: withdraw finds its slot by them
+      // Release: the M that takes it reads its fields after its status (GlobalQueue's lock, or
+      // the ring's release, publishes it anyway); withdraw reads it under this lock.
+      g.setStatus(G.Grunnable);
       append(g);
       moved++;
     }
@@ -272,20 +284,24 @@ final class GlobalQueue {
 
   /**
    * An outside submitter lost the race with shutdown: take its G back if nobody has taken it yet.
-   * O(1): a G still on the injection side (never numbered) or on the array (its position not yet
-   * taken) is marked and dropped when a take reaches it; one whose position was taken has run or
-   * been handed out, so the submit counts as accepted.
+   * O(1): a G still on the injection side (Gidle: never moved) or on the array (its position's
+   * slot still holds it) is marked and dropped when a take reaches it; one already taken has run
+   * or been handed out (shutdownNow's list), so the submit counts as accepted.
    */
   boolean withdraw(G g) {
-    if (g.qpos >= 0 && g.qpos < taken) {
-      return false;
+    if (g.status() == G.Gidle) { // transfer makes every G it moves runnable
+      g.setStatus(G.Gdead); // its submitter's own G, never taken: nobody else writes its status
+      withdrawnInjected++; // transfer drops it, never appending it
+      return true;
     }
-    g.setStatus(G.Gdead); // its submitter's own G, never taken: nobody else writes its status
-    if (g.qpos >= 0) {
-      withdrawnArray++; // on the array: takeHead drops it
-    } else {
-      withdrawnInjected++; // still injected: transfer drops it, never appending it
+    // The array holds positions [taken, appended), fewer than 2^31, so the low 32 bits of a
+    // position name one of them: the one at or after taken with qpos's low bits.
+    long pos = taken + ((g.qpos - (int) taken) & 0xFFFF_FFFFL);
+    if (pos >= appended || buf[(int) ((head + (pos - taken)) & (buf.length - 1))] != g) {
+      return false; // taken (its slot was cleared or holds a later G)
     }
+    g.setStatus(G.Gdead); // as above: still queued, so nobody else writes its status
+    withdrawnArray++; // takeHead drops it
     return true;
   }
 

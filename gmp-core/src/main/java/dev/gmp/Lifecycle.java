@@ -155,10 +155,11 @@ final class Lifecycle {
   /** Returns the tasks of q that never started; keeps the started ones (continuations). */
   private static void settle(GQueue q, List<Runnable> out, GQueue started) {
     for (G g = q.pop(); g != null; g = q.pop()) {
-      if (Carriers.isContinuation(g.task)) {
+      Runnable task = g.userTask();
+      if (Carriers.isContinuation(task)) {
         started.push(g);
       } else {
-        out.add(g.task);
+        out.add(task);
         g.task = null;
         g.setStatus(G.Gdead);
       }

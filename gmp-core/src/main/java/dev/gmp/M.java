@@ -31,6 +31,10 @@ final class M implements Runnable {
       AtomicIntegerFieldUpdater.newUpdater(M.class, "spare");
   private static final AtomicLongFieldUpdater<M> U_STEALS =
       AtomicLongFieldUpdater.newUpdater(M.class, "steals");
+  private static final AtomicLongFieldUpdater<M> U_SINCE =
+      AtomicLongFieldUpdater.newUpdater(M.class, "since");
+  private static final AtomicLongFieldUpdater<M> U_SINCE_TASK =
+      AtomicLongFieldUpdater.newUpdater(M.class, "sinceTask");
 
   // note states (Go's m.park note, with a flag to skip unpark while the sleeper still spins)
   private static final int NOTE_CLEAR = 0;
@@ -152,6 +156,16 @@ final class M implements Runnable {
 
   private volatile long steals;
 
+  /**
+   * For the dump, kept here rather than in every G: since when this M's task number {@link
+   * #sinceTask} (its completed count while that task runs) is in its current state: sysmon's
+   * first sight of it running (SysmonRetake), or its current blocking call's start
+   * (Syscall#entersyscall, whose slow return also feeds it to the calls' average length, a hint).
+   */
+  private volatile long since;
+
+  private volatile long sinceTask = -1;
+
   M(Scheduler sched, long id) {
     this.sched = sched;
     this.id = id;
@@ -214,6 +228,26 @@ final class M implements Runnable {
     // Release, single writer: sysmon that sees the new count also sees curg cleared before it,
     // so (completed, curg) read in that order names one task (SysmonRetake.retakeFromTask).
     U_COMPLETED.lazySet(this, completed + 1);
+  }
+
+  /**
+   * Task number {@code task} of this M is in its current state since {@code t}. Opaque both: a
+   * reader that pairs them wrongly shows a wrong age for one look, never a wrong state.
+   */
+  void setSince(long task, long t) {
+    U_SINCE.lazySet(this, t);
+    U_SINCE_TASK.lazySet(this, task);
+  }
+
+  /** The last {@link #setSince} time, whatever its task (this M's own call's start). */
+  long since() {
+    return since;
+  }
+
+  /** Since when the current task is in its state, or 0 if not known (the dump). */
+  long sinceCurrent() {
+    long t = since;
+    return sinceTask == completed ? t : 0;
   }
 
   long steals() {

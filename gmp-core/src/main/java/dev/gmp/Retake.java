@@ -227,7 +227,7 @@ final class Retake {
       det.baseline(next, System.nanoTime());
     }
     if (Jfr.on) {
-      long seen = gp.since(); // sysmon's first sight of this task (or its last call's start)
+      long seen = mp.since(); // sysmon's first sight of this task (or its last call's start)
       long held = seen == 0 ? 0 : System.nanoTime() - seen;
       Jfr.retake(s, pp.id, "blocked", mp.id, held);
       Jfr.handoff(s, pp.id, false, held); // handoffLocked counted one: each count has its event

@@ -8,15 +8,17 @@ import java.util.function.LongConsumer;
  * Scheduling latency (Go 1.26's {@code /sched/latencies}, Tokio's schedule-latency histogram):
  * the time from a task becoming runnable to its start, sampled, into a lock-free histogram.
  *
- * <p>Sampling. One G in {@value #SAMPLE_EVERY} carries a ready stamp ({@link G#stampReady}): a
- * local spawn when its goid is a multiple of it (the goid is in hand: no extra work to decide),
- * an outside submission or continuation when a thread-local random draw says so (outside Gs get
- * their goid only when moved from the injection side, after they became runnable). Only a
- * sampled G pays: a System.nanoTime where it is made runnable and another where it starts. The
- * task path otherwise pays a test of the goid's low bits (local) or a ThreadLocalRandom draw
- * (outside), and one load of the stamp where it starts. Go samples 1 G in 8 this way
- * (gTrackingPeriod); 64 spreads two clock reads per sample to about a nanosecond per task (more
- * on a virtual machine whose clock read is slow).
+ * <p>Sampling. One G in {@value #SAMPLE_EVERY} is timed: its task is wrapped in a {@link Sampled}
+ * that carries when it became runnable, so that the other 63 carry nothing (a G is 32 bytes; a
+ * stamp word in every G made it 40). A local spawn is sampled when its goid is a multiple of
+ * {@value #SAMPLE_EVERY} (the goid is in hand: no extra work to decide), an outside submission or
+ * continuation when a thread-local random draw says so (outside Gs get their goid only when moved
+ * from the injection side, after they became runnable). Only a sampled G pays: a wrapper and a
+ * System.nanoTime where it is made runnable, another nanoTime where it starts. The task path
+ * otherwise pays a test of the goid's low bits (local) or a ThreadLocalRandom draw (outside), and
+ * a type test of the task where it starts. Go samples 1 G in 8 this way (gTrackingPeriod); 64
+ * spreads two clock reads per sample to about a nanosecond per task (more on a virtual machine
+ * whose clock read is slow).
  *
  * <p>Histogram. Log-linear buckets: values below 8 ns exactly, then each power of two split in 8
  * (an upper bound at most 12.5% above any value in its bucket), up to about 36 minutes; a
@@ -34,7 +36,7 @@ final class SchedLatency {
   /** One G in this many is sampled (a power of two: the test is a mask). */
   static final int SAMPLE_EVERY = 64;
 
-  private static final long MASK = SAMPLE_EVERY - 1;
+  private static final int MASK = SAMPLE_EVERY - 1;
 
   /** Sub-buckets per power of two: 2^SUB_BITS. */
   private static final int SUB_BITS = 3;
@@ -72,26 +74,55 @@ final class SchedLatency {
 
   // ---------------------------------------------------------------- the task path
 
-  /** Scheduler#newG: stamps a local G whose goid is a multiple of SAMPLE_EVERY. */
-  static void stampLocal(G g) {
-    if ((g.goid & MASK) == 0) {
-      g.stampReady(System.nanoTime());
+  /**
+   * A sampled G's task: the submitted one and when the G became runnable (System.nanoTime).
+   * Written before the G is queued and read by the M that takes it: the queue publishes both, as
+   * it publishes {@link G#task}.
+   */
+  static final class Sampled implements Runnable {
+    final Runnable task;
+    final long readyAt;
+
+    Sampled(Runnable task, long readyAt) {
+      this.task = task;
+      this.readyAt = readyAt;
+    }
+
+    @Override
+    public void run() { // execute unwraps; only a caller that forgot to would come here
+      task.run();
+    }
+
+    @Override
+    public String toString() {
+      return task.toString();
     }
   }
 
-  /** An outside G (submitExternal, readyExternal): stamps one in SAMPLE_EVERY, at random. */
-  static void stampExternal(G g) {
-    if ((ThreadLocalRandom.current().nextInt() & MASK) == 0) {
-      g.stampReady(System.nanoTime());
-    }
+  /** Scheduler#newG: a local G's task, wrapped if its goid is a multiple of SAMPLE_EVERY. */
+  static Runnable local(int goid, Runnable task) {
+    return (goid & MASK) == 0 ? new Sampled(task, System.nanoTime()) : task;
   }
 
-  /** execute, before the task runs: records a sampled G's wait. */
-  void started(M m, G g) {
-    long t = g.takeReadyStamp();
-    if (t != 0) {
-      record(m, System.nanoTime() - t);
+  /** An outside G's task (submitExternal, readyExternal): one in SAMPLE_EVERY, at random. */
+  static Runnable external(Runnable task) {
+    return (ThreadLocalRandom.current().nextInt() & MASK) == 0
+        ? new Sampled(task, System.nanoTime())
+        : task;
+  }
+
+  /** The submitted task of a G's {@code task} (shutdownNow's list, messages, the dump). */
+  static Runnable unwrap(Runnable task) {
+    return task instanceof Sampled s ? s.task : task;
+  }
+
+  /** execute, before the task runs: the task to run, with a sampled G's wait recorded. */
+  Runnable started(M m, Runnable task) {
+    if (task instanceof Sampled s) {
+      record(m, System.nanoTime() - s.readyAt);
+      return s.task;
     }
+    return task;
   }
 
   private void record(M m, long nanos) {

@@ -256,9 +256,9 @@ final class Scheduler extends SchedulerPad1 {
     if (g == null) {
       g = new G();
     }
-    g.task = task;
-    g.goid = pp.nextGoid(this);
-    SchedLatency.stampLocal(g); // 1 G in 64 is timed from here to execute
+    int goid = (int) pp.nextGoid(this);
+    g.goid = goid;
+    g.task = SchedLatency.local(goid, task); // 1 G in 64 is timed from here to execute
     g.setStatus(G.Grunnable);
     return g;
   }
@@ -298,10 +298,8 @@ final class Scheduler extends SchedulerPad1 {
       throw rejected(task);
     }
     G g = new G();
-    g.task = task;
-    SchedLatency.stampExternal(g); // 1 G in 64 is timed from here to execute
-    g.setStatus(G.Grunnable);
-    injectOrPut(g);
+    g.task = SchedLatency.external(task); // 1 G in 64 is timed from here to execute
+    injectOrPut(g); // Gidle until a take moves it onto the array (GlobalQueue#withdraw)
     if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
       boolean withdrawn;
       boolean more;
@@ -323,7 +321,7 @@ final class Scheduler extends SchedulerPad1 {
       return;
     }
     if (threads.mcount == 0) { // volatile: no M at all, so none can run g unless one starts
-      startFirstOrReject(g);
+      startFirstOrReject(g, task);
       return;
     }
     // Unconditional: without the lock our put is not ordered against an M that checked the queue
@@ -341,7 +339,7 @@ final class Scheduler extends SchedulerPad1 {
    * ThreadPoolExecutor and ForkJoinPool let the factory's failure reach the caller. Nothing is
    * accepted that no thread can run. An M that appears meanwhile (another submitter's) accepts g.
    */
-  private void startFirstOrReject(G g) {
+  private void startFirstOrReject(G g, Runnable task) {
     Throwable failure = startFirstM();
     if (failure == null) {
       return;
@@ -356,7 +354,7 @@ final class Scheduler extends SchedulerPad1 {
     }
     Lifecycle.finishTermination(this);
     if (withdrawn) {
-      throw noThread(g.task, failure);
+      throw noThread(task, failure);
     }
   }
 
@@ -416,10 +414,8 @@ final class Scheduler extends SchedulerPad1 {
    */
   void readyExternal(Runnable task) {
     G g = new G();
-    g.task = task;
-    SchedLatency.stampExternal(g); // 1 G in 64 is timed from here to execute
-    g.setStatus(G.Grunnable);
-    injectOrPut(g);
+    g.task = SchedLatency.external(task); // 1 G in 64 is timed from here to execute
+    injectOrPut(g); // Gidle until a take moves it onto the array
     idle.wakep();
   }
 

@@ -92,8 +92,8 @@ final class SchedulingLoop {
     } else if (Thread.interrupted() && s.runState >= Scheduler.STOP) {
       t.interrupt();
     }
-    s.counters.latency.started(m, gp); // a sampled G's wait since it became runnable
-    Runnable task = gp.task;
+    // The task as submitted, with a sampled G's wait since it became runnable recorded.
+    Runnable task = s.counters.latency.started(m, gp.task);
     try {
       task.run();
     } catch (Throwable e) {
@@ -173,7 +173,7 @@ final class SchedulingLoop {
           }
           s.idle.wakep(); // Go's goschedImpl: an idle P may take it (the lock orders the put)
           if (Jfr.on) {
-            Jfr.runnextDemotion(s, pp.id, next.goid);
+            Jfr.runnextDemotion(s, pp.id, next.id());
           }
         }
       }

@@ -39,7 +39,7 @@ final class Syscall {
     Scheduler s = m.sched;
     long now = System.nanoTime();
     pp.setSyscallwhen(now);
-    gp.setSince(now); // for the dump: one opaque store, the clock is read for sysmon anyway
+    m.setSince(m.completed(), now); // for the dump: the clock is read for sysmon anyway
     pp.incSyscalltick();
     m.oldp = pp;
     boolean workWaits = !pp.runq.isEmpty() || s.global.size() != 0;
@@ -106,7 +106,7 @@ final class Syscall {
 
   private static void exitsyscallSlow(M m, G gp, P oldp) {
     Scheduler s = m.sched;
-    s.retake.noteLongCall(System.nanoTime() - gp.since());
+    s.retake.noteLongCall(System.nanoTime() - m.since());
     m.precountTok = 0;
     // Counted (by itself, or by the retake that took the P): no lock needed to know it.
     if (oldp.status() != P.Pdead // a retired P is finished off under the lock

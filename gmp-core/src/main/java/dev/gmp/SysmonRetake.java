@@ -101,7 +101,7 @@ final class SysmonRetake {
       pp.sysmonMcompleted = c;
       pp.sysmonMwhen = now;
       pp.sysmonOff.reset();
-      gp.setSince(now); // the task's age for the dump (gp may have finished since: display only)
+      mp.setSince(c, now); // the task's age for the dump (it may have finished since: display only)
     }
     // Only if something waits that nobody else will take (Go's retake condition).
     if (pp.runq.isEmpty()

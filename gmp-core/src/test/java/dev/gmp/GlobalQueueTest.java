@@ -66,7 +66,7 @@ class GlobalQueueTest {
       assertEquals(1000 - 128, gq.size());
       List<Long> ids = new ArrayList<>();
       for (G x = pp.runq.pollRing(); x != null; x = pp.runq.pollRing()) {
-        ids.add(x.goid);
+        ids.add(x.id());
       }
       for (int i = 0; i < 127; i++) {
         assertEquals(i + 1L, ids.get(i));
@@ -136,11 +136,19 @@ class GlobalQueueTest {
     }
   }
 
+  /** An outside submitter's G as submitExternal makes it: Gidle until a take moves it. */
+  private static G outside(int id) {
+    G g = new G();
+    g.goid = id;
+    g.task = () -> {};
+    return g;
+  }
+
   @Test
   void aWithdrawnGIsSkippedAndNotCounted() {
     GlobalQueue gq = new GlobalQueue();
-    G a = g(1);
-    G b = g(2);
+    G a = outside(1);
+    G b = outside(2);
     gq.inject(a);
     gq.inject(b);
     gq.lock.lock();
@@ -148,11 +156,52 @@ class GlobalQueueTest {
       assertTrue(gq.withdraw(a));
       assertEquals(1, gq.liveSizeLocked());
       assertEquals(2, gq.get().goid);
+      assertEquals(G.Grunnable, b.status(), "a take makes what it moves runnable");
       assertEquals(0, gq.liveSizeLocked());
       assertNull(gq.get());
       assertTrue(!gq.withdraw(b), "a G already taken cannot be withdrawn");
     } finally {
       gq.lock.unlock();
+    }
+  }
+
+  /**
+   * A G moved onto the array and not yet taken is found by its position, one already taken is
+   * not, and a later G in its old slot does not fool it; also across the 2^32 wrap of the
+   * positions' low bits, which is all a G keeps of its position.
+   */
+  @Test
+  void withdrawTellsAnUntakenGOnTheArrayByItsSlot() {
+    for (long start : new long[] {0, (1L << 32) - 3, (1L << 33) - 1}) {
+      GlobalQueue gq = new GlobalQueue();
+      gq.lock.lock();
+      try {
+        gq.startPositionsForTest(start);
+        G a = outside(1);
+        G b = outside(2);
+        G c = outside(3);
+        gq.inject(a);
+        gq.inject(b);
+        gq.inject(c);
+        gq.drainInjectedLocked(); // all three onto the array, none taken
+        assertEquals(1, gq.get().goid, "from " + start);
+        assertTrue(!gq.withdraw(a), "taken, from " + start);
+        assertTrue(gq.withdraw(c), "on the array, from " + start);
+        assertEquals(G.Gdead, c.status());
+        assertEquals(1, gq.liveSizeLocked(), "from " + start);
+        assertEquals(2, gq.get().goid, "from " + start);
+        assertNull(gq.get(), "the withdrawn G is dropped, from " + start);
+        assertEquals(0, gq.pendingSizeLocked(), "from " + start);
+        // 2^32 positions later, d is on the array at a position with b's low bits.
+        gq.startPositionsForTest(start + 1 + (1L << 32));
+        G d = outside(4);
+        gq.inject(d);
+        gq.drainInjectedLocked();
+        assertTrue(!gq.withdraw(b), "taken, a later G at its position's bits, from " + start);
+        assertEquals(4, gq.get().goid, "from " + start);
+      } finally {
+        gq.lock.unlock();
+      }
     }
   }
 
@@ -178,11 +227,11 @@ class GlobalQueueTest {
           q.inject(TestSupport.g(0));
         }
         G g = q.get();
-        assertTrue(ids.add(g.goid), "goid " + g.goid + " twice");
+        assertTrue(ids.add(g.id()), "goid " + g.goid + " twice");
         GQueue rest = new GQueue();
         q.drainTo(rest);
         for (G x = rest.pop(); x != null; x = rest.pop()) {
-          assertTrue(ids.add(x.goid), "goid " + x.goid + " twice");
+          assertTrue(ids.add(x.id()), "goid " + x.goid + " twice");
         }
       }
     } finally {

@@ -24,7 +24,7 @@ class RunQueueTest {
     gq.lock.lock();
     try {
       for (G x = gq.get(); x != null; x = gq.get()) {
-        ids.add(x.goid);
+        ids.add(x.id());
       }
     } finally {
       gq.lock.unlock();
@@ -35,7 +35,7 @@ class RunQueueTest {
   private static List<Long> pollAll(RunQueue q) {
     List<Long> ids = new ArrayList<>();
     for (G x = q.pollRing(); x != null; x = q.pollRing()) {
-      ids.add(x.goid);
+      ids.add(x.id());
     }
     return ids;
   }
@@ -137,7 +137,7 @@ class RunQueueTest {
       assertNotNull(got, "steal from " + c[0]);
       List<Long> stolen = new ArrayList<>();
       stolen.addAll(pollAll(thief));
-      stolen.add(got.goid); // the returned G is the last one stolen
+      stolen.add(got.id()); // the returned G is the last one stolen
       assertEquals(c[1], stolen.size(), "steal from a ring of " + c[0]);
       for (int i = 0; i < c[1]; i++) {
         assertEquals((long) i, stolen.get(i), "thief takes the victim's oldest Gs in order");
@@ -243,7 +243,7 @@ class RunQueueTest {
     assertEquals(20, countOf(out));
     List<Long> ids = new ArrayList<>();
     for (G x = out.pop(); x != null; x = out.pop()) {
-      ids.add(x.goid);
+      ids.add(x.id());
     }
     List<Long> expect = new ArrayList<>();
     for (long i = 1; i < 20; i++) {

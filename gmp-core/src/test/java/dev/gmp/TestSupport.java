@@ -157,7 +157,7 @@ final class TestSupport {
 
   static G g(long id) {
     G g = new G();
-    g.goid = id;
+    g.goid = (int) id;
     g.setStatus(G.Grunnable);
     return g;
   }
