@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The future {@code submit}, {@code invokeAll} and {@code invokeAny} hand out: a {@link
@@ -26,7 +27,23 @@ import java.util.concurrent.TimeoutException;
  * holds the decorated task, and running the bare one in place would skip the decorator.
  */
 final class HelpingFuture<V> extends FutureTask<V> {
+  private static final AtomicIntegerFieldUpdater<HelpingFuture> CLAIM =
+      AtomicIntegerFieldUpdater.newUpdater(HelpingFuture.class, "claim");
+  private static final int FREE = 0;
+  private static final int HELPED = 1;
+  private static final int RETURNED = 2;
+
   private final Scheduler sched;
+
+  /**
+   * Who may run the task besides the M its G reaches: a waiter in place ({@link #HELPED}), or
+   * nobody because shutdownNow returned it as never started ({@link #RETURNED}). One CAS decides,
+   * so a returned task is never run by a waiter and a helped one is never returned (its G, still
+   * queued, is dropped: Lifecycle#settle). Costs nothing on the queued path: an M's run of the G
+   * and a waiter's run are already one run by FutureTask's runner CAS. Fits in the padding of
+   * the object (40 bytes either way).
+   */
+  private volatile int claim;
 
   HelpingFuture(Scheduler sched, Callable<V> callable) {
     super(callable);
@@ -41,8 +58,10 @@ final class HelpingFuture<V> extends FutureTask<V> {
   @Override
   public V get() throws InterruptedException, ExecutionException {
     if (!isDone() && inOwnTask()) {
-      run(); // runs the task here unless a thread has claimed it (runner CAS): then a no-op
-      if (!isDone()) {
+      if (claim == HELPED || CLAIM.compareAndSet(this, FREE, HELPED)) {
+        run(); // runs the task here unless a thread has claimed it (runner CAS): then a no-op
+      }
+      if (!isDone()) { // another thread runs it, or shutdownNow returned it
         return declaredWait(); // another thread runs it: wait as a blocking call
       }
     }
@@ -72,6 +91,14 @@ final class HelpingFuture<V> extends FutureTask<V> {
     } catch (Exception e) {
       throw new AssertionError(e); // FutureTask.get throws nothing else
     }
+  }
+
+  /**
+   * shutdownNow found this task's G queued: true if it may return the task as never started,
+   * false if a waiter has run it (or runs it) in place. Any thread, lock held or not.
+   */
+  boolean claimForReturn() {
+    return claim == RETURNED || CLAIM.compareAndSet(this, FREE, RETURNED);
   }
 
   /** True if the caller is a task of this executor, running on its P (not a spare, not blocked). */

@@ -158,6 +158,9 @@ final class Lifecycle {
       Runnable task = g.userTask();
       if (Carriers.isContinuation(task)) {
         started.push(g);
+      } else if (task instanceof HelpingFuture<?> f && !f.claimForReturn()) {
+        g.task = null; // a task waiting on it ran it in place (HelpingFuture): started
+        g.setStatus(G.Gdead);
       } else {
         out.add(task);
         g.task = null;

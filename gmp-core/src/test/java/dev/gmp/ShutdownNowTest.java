@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** shutdownNow returns exactly the accepted tasks that never started: ran + returned == accepted. */
@@ -164,6 +165,99 @@ class ShutdownNowTest {
       TestSupport.await(interrupted, "running task interrupted by shutdownNow");
       assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
       assertTrue(ex.isTerminated());
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+
+  /**
+   * A task that waits on a child's future after shutdownNow returned that child as never
+   * started: the wait must not run the child in place (HelpingFuture), or it would have run and
+   * been returned. The parent spins instead of blocking so that its P is never handed on (no
+   * other thread may run the child), and ignores shutdownNow's interrupt until it calls get().
+   */
+  @Test
+  void aTaskReturnedByShutdownNowIsNotRunByAWaitingParent() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build();
+    try {
+      AtomicInteger childRuns = new AtomicInteger();
+      AtomicBoolean returnedYet = new AtomicBoolean();
+      CountDownLatch submitted = new CountDownLatch(1);
+      CountDownLatch parentDone = new CountDownLatch(1);
+      AtomicReference<java.util.concurrent.Future<?>> child = new AtomicReference<>();
+      AtomicReference<Throwable> getOutcome = new AtomicReference<>();
+      AtomicReference<Thread> parent = new AtomicReference<>();
+      ex.execute(() -> {
+        parent.set(Thread.currentThread());
+        child.set(ex.submit(childRuns::incrementAndGet)); // queued on our only P
+        submitted.countDown();
+        while (!returnedYet.get()) {
+          Thread.onSpinWait(); // on the CPU: keeps the P, so no thread can start the child
+        }
+        try {
+          child.get().get();
+        } catch (Throwable e) {
+          getOutcome.set(e); // the interrupt, or the cancel below
+        } finally {
+          parentDone.countDown();
+        }
+      });
+      TestSupport.await(submitted, "the parent submitted its child");
+      List<Runnable> returned = ex.shutdownNow();
+      returnedYet.set(true);
+      boolean childReturned = returned.contains((Runnable) child.get());
+      // Cancel only once the parent's get has either ended or parked waiting for the child.
+      TestSupport.awaitCondition("the parent's get ran or waits", () -> parentDone.getCount() == 0
+          || parent.get().getState() == Thread.State.WAITING);
+      if (childReturned) {
+        child.get().cancel(false); // what a caller of shutdownNow does with returned futures
+      }
+      TestSupport.await(parentDone, "the parent's wait ends");
+      assertTrue(childReturned, "the child had not started: " + returned);
+      assertEquals(0, childRuns.get(), "returned by shutdownNow, so never run (" + getOutcome + ")");
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+
+  /**
+   * The other order: a parent runs its queued child in place (HelpingFuture) and shutdownNow
+   * comes while the child runs there. The child's G is still queued, but the child has started,
+   * so it must not be returned.
+   */
+  @Test
+  void aTaskRunInPlaceByItsWaiterIsNotReturnedByShutdownNow() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build();
+    try {
+      AtomicInteger childRuns = new AtomicInteger();
+      AtomicBoolean returnedYet = new AtomicBoolean();
+      CountDownLatch inChild = new CountDownLatch(1);
+      CountDownLatch parentDone = new CountDownLatch(1);
+      AtomicReference<java.util.concurrent.Future<?>> child = new AtomicReference<>();
+      ex.execute(() -> {
+        try {
+          child.set(ex.submit(() -> {
+            inChild.countDown();
+            while (!returnedYet.get()) {
+              Thread.onSpinWait(); // on the CPU, in the parent's thread: no P is handed on
+            }
+            childRuns.incrementAndGet();
+          }));
+          child.get().get(); // not started by anyone: runs it here
+        } catch (Exception e) {
+          // shutdownNow's interrupt once the child is done: nothing to check here
+        } finally {
+          parentDone.countDown();
+        }
+      });
+      TestSupport.await(inChild, "the parent runs its child in place");
+      List<Runnable> returned = ex.shutdownNow();
+      returnedYet.set(true);
+      TestSupport.await(parentDone, "the parent's wait ends");
+      assertEquals(1, childRuns.get());
+      assertTrue(!returned.contains((Runnable) child.get()), "started, yet returned: " + returned);
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
     } finally {
       TestSupport.terminate(ex);
     }
