@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
@@ -236,8 +237,40 @@ final class Round {
           }
         }
         case 6 -> schedule(r);
+        case 7 -> awaitChild(r);
         default -> spin(100);
       }
+    }
+  }
+
+  /**
+   * Kind 7: submit a child through {@code submit} and wait for it, as application code does. gmp
+   * runs a child no thread has started on the waiter's own thread (HelpingFuture), which must
+   * never be a child that shutdownNow returns, nor one it returns after running it here. The child
+   * counts its own run; its future maps to its id for shutdownNow's list and the canceller.
+   * shutdownNow's interrupt ends a wait for a child it returned.
+   */
+  private void awaitChild(SplittableRandom r) {
+    int id = nextId();
+    if (id == 0) {
+      return;
+    }
+    Future<?> f;
+    try {
+      f = ex.submit(new Task(id, 0, r.nextLong(), true));
+    } catch (RejectedExecutionException e) {
+      rejected(e);
+      return;
+    }
+    timerIds.put(f, id); // before it may be returned or cancelled: the accounting reads it then
+    accepted.set(id, 1);
+    futures.add(f);
+    try {
+      f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shutdownNow, cancel(true) or the interrupter
+    } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+      // a cancelled child, or one whose body failed: the accounting covers both
     }
   }
 
@@ -295,6 +328,9 @@ final class Round {
         : roll < 94 ? 5 : 6;
     if (!external && kind == 1 && r.nextInt(3) != 0) {
       kind = 0; // keep the spawn tree from exploding
+    }
+    if (kind == 0 && r.nextInt(8) == 0) {
+      kind = 7; // a task that waits on a child's future
     }
     if ((kind == 5 && !faults.contains(Fault.ERRORS))
         || (kind == 6 && !faults.contains(Fault.TIMERS))) {
