@@ -117,13 +117,7 @@ public final class GrpcServerBench {
     String handler = args.length > 2 ? args[2] : "tiny";
     int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
     int parallelism = args.length > 4 ? Integer.parseInt(args[4]) : 2;
-    boolean sleep =
-        switch (handler) {
-          case "tiny" -> false;
-          case "sleep1" -> true;
-          default ->
-              throw new IllegalArgumentException("handler must be tiny or sleep1, was " + handler);
-        };
+    boolean sleep = HttpServerBench.sleeps(handler);
     LiveThreads threads = new LiveThreads();
     ExecutorService exec = Execs.create(executor, parallelism, threads);
     ServerServiceDefinition service =

@@ -92,15 +92,18 @@ public class HttpServerBench {
   KeepAliveClient client;
   final LiveThreads threads = new LiveThreads();
 
+  /** Whether handler {@code tiny} or {@code sleep1} sleeps 1 ms first (GrpcServerBench too). */
+  static boolean sleeps(String handler) {
+    return switch (handler) {
+      case "tiny" -> false;
+      case "sleep1" -> true;
+      default -> throw new IllegalArgumentException("handler must be tiny or sleep1, was " + handler);
+    };
+  }
+
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    boolean sleep =
-        switch (handler) {
-          case "tiny" -> false;
-          case "sleep1" -> true;
-          default ->
-              throw new IllegalArgumentException("handler must be tiny or sleep1, was " + handler);
-        };
+    boolean sleep = sleeps(handler);
     exec = Execs.create(executor, parallelism, threads);
     InetSocketAddress address =
         switch (server) {
