@@ -1,14 +1,13 @@
 package dev.gmp;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * G: one task and its scheduling state (Go's {@code g}). A Java task has no stack of its own to
  * save; the stack is the worker thread's while it runs, which is why a G that must wait for a P in
  * the middle of a task (exitsyscall) is "locked" to its M, as Go's lockedg is.
  */
-@SuppressWarnings("serial") // never serialized: AtomicInteger is extended for its ops only
-final class G extends AtomicInteger {
+class G { // not final: a submitted task's future is its own G (HelpingFuture)
   // Go's values, so a reader can cross-check runtime2.go.
   static final int Gidle = 0; // also an injected G until a take moves it onto the array
   static final int Grunnable = 1;
@@ -16,12 +15,12 @@ final class G extends AtomicInteger {
   static final int Gsyscall = 3;
   static final int Gwaiting = 4;
   static final int Gdead = 6; // also a queued G taken back by its submitter (GlobalQueue#withdraw)
+  static final int Gnew = 7; // a future's G not yet queued (HelpingFuture#claimQueue); unused in Go
 
-  // The status is the inherited AtomicInteger value (Gidle = 0 at birth, no volatile store):
-  // its lazySet and compareAndSet go straight to the JDK's intrinsics, where a field updater
-  // runs an access check that costs more than the store before the JIT has compiled its caller
-  // (design.md section 2). How an ordering comment below reads: design.md section 2 ("How the
-  // orderings are spelled").
+  private static final AtomicIntegerFieldUpdater<G> STATUS =
+      AtomicIntegerFieldUpdater.newUpdater(G.class, "status");
+
+  // How an ordering comment below reads: design.md section 2 ("How the orderings are spelled").
 
   // 32 bytes in all (a 12-byte header, the status and four 4-byte fields), as ForkJoinPool's
   // execute wraps a task in 32: every byte is allocated per task, and a fresh JVM pays a page
@@ -37,6 +36,9 @@ final class G extends AtomicInteger {
    * SchedLatency.Sampled} for a sampled G: {@link #userTask} is the submitted one.
    */
   Runnable task;
+
+  /** Go's atomicstatus: Gidle (0) at birth, no store needed. */
+  private volatile int status;
 
   /** Intrusive link for the global queue, batches and free lists (Go's schedlink). */
   G schedlink;
@@ -73,17 +75,17 @@ final class G extends AtomicInteger {
 
   int status() {
     // Opaque: readers (stats, sysmon) only need some recent value; decisions are made by CAS.
-    return get();
+    return status;
   }
 
   void setStatus(int s) {
     // Release: a reader that sees the new state also sees the fields written before it.
-    lazySet(s);
+    STATUS.lazySet(this, s);
   }
 
   boolean casStatus(int from, int to) {
     // Full CAS: sysmon and the owning M may race on the same transition (Grunning -> Gwaiting).
-    return compareAndSet(from, to);
+    return STATUS.compareAndSet(this, from, to);
   }
 
   static String statusName(int s) {
@@ -94,6 +96,7 @@ final class G extends AtomicInteger {
       case Gsyscall -> "Gsyscall";
       case Gwaiting -> "Gwaiting";
       case Gdead -> "Gdead";
+      case Gnew -> "Gnew";
       default -> "G?" + s;
     };
   }

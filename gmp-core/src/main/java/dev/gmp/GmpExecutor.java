@@ -226,6 +226,10 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     if (task == null) {
       throw new NullPointerException("task");
     }
+    if (task instanceof HelpingFuture<?> f && f.claimQueue(sched)) {
+      sched.submit(f, f); // submit's, invokeAll's or invokeAny's future: its own G, no wrapper
+      return;
+    }
     sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
   }
 

@@ -1,104 +1,353 @@
 package dev.gmp;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
- * The future {@code submit}, {@code invokeAll} and {@code invokeAny} hand out: a {@link
- * FutureTask} whose {@code get()}, called from one of this executor's tasks, runs the awaited task
- * on the caller's thread if no thread has started it yet (ForkJoinPool's helping join).
+ * The future {@code submit}, {@code invokeAll} and {@code invokeAny} hand out, and the G that
+ * queues it: one 56-byte object per submitted task, where a {@code FutureTask}, the JDK's
+ * adapter for a Runnable and a G took 96 (72 for a Callable; ForkJoinPool's adapted task is 32).
+ * Every byte is allocated per task, and a fresh JVM pays a page fault for each new 4 KB of heap:
+ * a thread that submits and collects futures spent a third of its time in them
+ * (docs/benchmarks.md, "submit: the future is the G").
  *
- * <p>A deviation from Go, where a goroutine that waits simply parks and its M runs another: here
- * a waiting task holds a JVM thread, so parking it means handing its P to another thread (often a
- * new one) and, for a tree of tasks that wait on their children, one thread per level. Running
- * the child in place costs nothing of that and keeps Go's invariant: the thread that runs it is
- * the one that holds the P and was about to stop using the CPU. The queued G stays where it is
- * and later finds the task done: {@code FutureTask.run} claims the task by a CAS on its runner,
- * so the task runs exactly once whichever thread gets there first.
+ * <p>{@code get()}, called from one of this executor's tasks, runs the awaited task on the
+ * caller's thread if no thread has started it yet (ForkJoinPool's helping join). A deviation from
+ * Go, where a goroutine that waits simply parks and its M runs another: here a waiting task holds
+ * a JVM thread, so parking it means handing its P to another thread (often a new one) and, for a
+ * tree of tasks that wait on their children, one thread per level. Running the child in place
+ * costs nothing of that and keeps Go's invariant: the thread that runs it is the one that holds
+ * the P and was about to stop using the CPU. The queued G stays where it is and later finds the
+ * task done.
  *
- * <p>A task that another thread already runs cannot be helped; the wait then goes through {@link
- * Syscall#blocking} (entersyscall), so the P goes to another thread if work waits, as for any
- * declared blocking call. A timed {@code get} never runs the task in place (its run could outlast
- * the timeout) and only declares the wait. Under a task decorator nothing is helped: the queue
- * holds the decorated task, and running the bare one in place would skip the decorator.
+ * <p>One CAS on {@link #runner} decides who runs the task: the M its G reaches, a waiter in
+ * place, or a caller of {@link #run} itself, whichever gets there first; {@code shutdownNow}
+ * claims it the same way before returning it as never started ({@link #claimForReturn}), so a
+ * returned task is never run and a started one never returned. A task that another thread
+ * already runs cannot be helped; the wait then goes through {@link Syscall#blocking}
+ * (entersyscall), so the P goes to another thread if work waits, as for any declared blocking
+ * call. A timed {@code get} never runs the task in place (its run could outlast the timeout) and
+ * only declares the wait. Under a task decorator submit uses a plain FutureTask instead: the queue
+ * must hold the decorated task, and running the bare one in place would skip the decorator.
+ *
+ * <p>The future's own states follow FutureTask's (the same transitions, so the same answers to
+ * {@code cancel}, {@code isDone} and {@code get} in every interleaving); a thread that must block
+ * waits on a latch the first such thread creates, so waiting is the JDK's code, not ours. As a G
+ * the object carries the scheduling status and queue links ({@link G}); outside the package it is
+ * a {@code RunnableFuture} and nothing more.
  */
-final class HelpingFuture<V> extends FutureTask<V> {
-  private static final AtomicIntegerFieldUpdater<HelpingFuture> CLAIM =
-      AtomicIntegerFieldUpdater.newUpdater(HelpingFuture.class, "claim");
-  private static final int FREE = 0;
-  private static final int HELPED = 1;
-  private static final int RETURNED = 2;
+final class HelpingFuture<V> extends G implements RunnableFuture<V> {
+  // The future's states (FutureTask's). Only PENDING is left, and only by CAS: to COMPLETING when
+  // the run ends (then SUCCEEDED or FAILED), to CANCELLED, or to INTERRUPTING (then INTERRUPTED).
+  private static final int PENDING = 0;
+  private static final int COMPLETING = 1;
+  private static final int SUCCEEDED = 2;
+  private static final int FAILED = 3;
+  private static final int CANCELLED = 4;
+  private static final int INTERRUPTING = 5;
+  private static final int INTERRUPTED = 6;
 
-  private final Scheduler sched;
+  /** {@link #outcome} before the end when {@link #work} is a Callable (a Runnable's: result). */
+  private static final Object CALLABLE = new Object();
+
+  /** {@link #runner} once shutdownNow has returned the task as never started: nobody runs it. */
+  private static final Object RETURNED = new Object();
+
+  @SuppressWarnings("rawtypes")
+  private static final AtomicIntegerFieldUpdater<HelpingFuture> STATE =
+      AtomicIntegerFieldUpdater.newUpdater(HelpingFuture.class, "state");
+
+  @SuppressWarnings("rawtypes")
+  private static final AtomicReferenceFieldUpdater<HelpingFuture, Object> RUNNER =
+      AtomicReferenceFieldUpdater.newUpdater(HelpingFuture.class, Object.class, "runner");
+
+  @SuppressWarnings("rawtypes")
+  private static final AtomicReferenceFieldUpdater<HelpingFuture, CountDownLatch> DONE =
+      AtomicReferenceFieldUpdater.newUpdater(HelpingFuture.class, CountDownLatch.class, "done");
+
+  // 56 bytes in all: G's 32 and six 4-byte fields.
+
+  private volatile int state;
+
+  /** Null, the thread that claimed the run (kept after it: the claim is for good), or RETURNED. */
+  private volatile Object runner;
+
+  /** Created by the first thread that has to block in get; counted down when the future ends. */
+  private volatile CountDownLatch done;
 
   /**
-   * Who may run the task besides the M its G reaches: a waiter in place ({@link #HELPED}), or
-   * nobody because shutdownNow returned it as never started ({@link #RETURNED}). One CAS decides,
-   * so a returned task is never run by a waiter and a helped one is never returned (its G, still
-   * queued, is dropped: Lifecycle#settle). Costs nothing on the queued path: an M's run of the G
-   * and a waiter's run are already one run by FutureTask's runner CAS. Fits in the padding of
-   * the object (40 bytes either way).
+   * The Callable or Runnable; null once the future ends (nothing of the task stays reachable).
+   * Plain: written before the future is queued or handed out (either publishes it), read by the
+   * runner after its claim; cancel's null is a hint for the collector that a runner may miss.
    */
-  private volatile int claim;
+  private Object work;
+
+  /**
+   * Before the end, {@link #CALLABLE} or a Runnable's result; after it, the result or the
+   * Throwable. Plain: written before the release store of the final state, read after a volatile
+   * read of it (the runner reads its own constructor-time value).
+   */
+  private Object outcome;
+
+  final Scheduler sched;
 
   HelpingFuture(Scheduler sched, Callable<V> callable) {
-    super(callable);
+    setStatus(Gnew); // claimQueue's CAS runs on this thread (on another it may fail: no harm)
     this.sched = sched;
+    this.work = Objects.requireNonNull(callable, "callable");
+    this.outcome = CALLABLE;
   }
 
   HelpingFuture(Scheduler sched, Runnable task, V value) {
-    super(task, value);
+    setStatus(Gnew); // as above
     this.sched = sched;
+    this.work = Objects.requireNonNull(task, "task");
+    this.outcome = value;
+  }
+
+  /**
+   * Claims this future's G for queueing on {@code s} (execute of a future that submit or
+   * invokeAll made): true once, for this executor only; false afterwards, and for a future of
+   * another executor, which then queues in a G of its own like any Runnable.
+   */
+  boolean claimQueue(Scheduler s) {
+    return s == sched && casStatus(Gnew, Gidle); // CAS: a future executed twice queues one G
+  }
+
+  @Override
+  public void run() {
+    // CAS: one thread runs the task, whichever of an M, a waiter or a caller gets here first, and
+    // none after shutdownNow returned it (the same CAS in claimForReturn).
+    if (state != PENDING || !RUNNER.compareAndSet(this, null, Thread.currentThread())) {
+      return;
+    }
+    Object w = work;
+    if (w != null && state == PENDING) { // a cancel may have come after the first look
+      Object result = outcome;
+      int end;
+      try {
+        if (result == CALLABLE) {
+          result = ((Callable<?>) w).call();
+        } else {
+          ((Runnable) w).run();
+        }
+        end = SUCCEEDED;
+      } catch (Throwable e) {
+        result = e;
+        end = FAILED;
+      }
+      finish(result, end);
+    }
+    // cancel(true) may be interrupting this thread: let it finish, so that its interrupt lands
+    // while the task still runs and never in whatever this thread runs next.
+    while (state == INTERRUPTING) {
+      Thread.yield();
+    }
+  }
+
+  private void finish(Object result, int end) {
+    // CAS: loses to a cancel that came first, and then the outcome is that cancellation.
+    if (STATE.compareAndSet(this, PENDING, COMPLETING)) {
+      outcome = result;
+      work = null;
+      STATE.lazySet(this, end); // release: whoever reads the final state reads outcome too
+      wakeWaiters();
+    }
+  }
+
+  /**
+   * Dekker with {@link #await}: we changed the state by a CAS (a full barrier) and now read
+   * {@link #done}; a waiter creates it by a CAS and then reads the state. One of the two sees the
+   * other, so a waiter never sleeps through the end.
+   */
+  private void wakeWaiters() {
+    CountDownLatch l = done;
+    if (l != null) {
+      l.countDown();
+    }
+  }
+
+  @Override
+  public boolean cancel(boolean mayInterruptIfRunning) {
+    // CAS: only a pending future is cancelled; a run that ends later loses its finish CAS.
+    if (!STATE.compareAndSet(this, PENDING, mayInterruptIfRunning ? INTERRUPTING : CANCELLED)) {
+      return false;
+    }
+    try {
+      if (mayInterruptIfRunning) {
+        try {
+          if (runner instanceof Thread t) { // not RETURNED; a thread only while it runs the task
+            t.interrupt();
+          }
+        } finally {
+          STATE.lazySet(this, INTERRUPTED); // release: the runner's wait in run() ends on it
+        }
+      }
+    } finally {
+      work = null;
+      wakeWaiters();
+    }
+    return true;
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return state >= CANCELLED;
+  }
+
+  @Override
+  public boolean isDone() {
+    return state != PENDING;
   }
 
   @Override
   public V get() throws InterruptedException, ExecutionException {
-    if (!isDone() && inOwnTask()) {
-      if (claim == HELPED || CLAIM.compareAndSet(this, FREE, HELPED)) {
-        run(); // runs the task here unless a thread has claimed it (runner CAS): then a no-op
-      }
-      if (!isDone()) { // another thread runs it, or shutdownNow returned it
-        return declaredWait(); // another thread runs it: wait as a blocking call
+    int s = state;
+    if (s <= COMPLETING) {
+      if (inOwnTask()) {
+        run(); // here, unless a thread has claimed it (it runs, or shutdownNow returned it)
+        s = state;
+        if (s <= COMPLETING) {
+          s = declaredWait(false, 0L); // another thread runs it: wait as a blocking call
+        }
+      } else {
+        s = await(false, 0L);
       }
     }
-    return super.get();
+    return report(s);
   }
 
   @Override
   public V get(long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
-    if (!isDone() && inOwnTask()) {
-      try {
-        return Syscall.blocking(() -> super.get(timeout, unit));
-      } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new AssertionError(e); // FutureTask.get throws nothing else
+    Objects.requireNonNull(unit, "unit");
+    int s = state;
+    if (s <= COMPLETING) {
+      long nanos = unit.toNanos(timeout);
+      s = inOwnTask() ? declaredWait(true, nanos) : await(true, nanos);
+      if (s <= COMPLETING) {
+        throw new TimeoutException();
       }
     }
-    return super.get(timeout, unit);
+    return report(s);
   }
 
-  private V declaredWait() throws InterruptedException, ExecutionException {
+  private int declaredWait(boolean timed, long nanos) throws InterruptedException {
     try {
-      return Syscall.blocking(super::get);
-    } catch (InterruptedException | ExecutionException | RuntimeException e) {
+      return Syscall.blocking(() -> await(timed, nanos));
+    } catch (InterruptedException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
-      throw new AssertionError(e); // FutureTask.get throws nothing else
+      throw new AssertionError(e); // await throws nothing else
     }
   }
 
   /**
-   * shutdownNow found this task's G queued: true if it may return the task as never started,
-   * false if a waiter has run it (or runs it) in place. Any thread, lock held or not.
+   * Waits for the end (or, timed, at most {@code nanos}); returns the state then, PENDING or
+   * COMPLETING only on a timeout.
+   */
+  private int await(boolean timed, long nanos) throws InterruptedException {
+    if (timed && nanos <= 0) {
+      return state;
+    }
+    long deadline = timed ? System.nanoTime() + nanos : 0L;
+    for (; ; ) {
+      int s = state;
+      if (s > COMPLETING) {
+        return s;
+      }
+      if (s == COMPLETING) { // the runner is writing the outcome: a moment
+        Thread.yield();
+        if (timed && deadline - System.nanoTime() <= 0) {
+          return state;
+        }
+        continue;
+      }
+      CountDownLatch l = done;
+      if (l == null) {
+        // CAS, then read the state again at the loop's top: Dekker with wakeWaiters.
+        DONE.compareAndSet(this, null, new CountDownLatch(1));
+        continue;
+      }
+      if (!timed) {
+        l.await();
+      } else {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !l.await(left, TimeUnit.NANOSECONDS)) {
+          return state;
+        }
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private V report(int s) throws ExecutionException {
+    if (s == SUCCEEDED) {
+      return (V) outcome;
+    }
+    if (s >= CANCELLED) {
+      throw new CancellationException();
+    }
+    throw new ExecutionException((Throwable) outcome);
+  }
+
+  /** The final state; waits out COMPLETING (a moment). PENDING if not done. */
+  private int settled() {
+    int s = state;
+    while (s == COMPLETING) {
+      Thread.yield();
+      s = state;
+    }
+    return s;
+  }
+
+  @Override
+  public State state() {
+    return switch (settled()) {
+      case PENDING -> State.RUNNING;
+      case SUCCEEDED -> State.SUCCESS;
+      case FAILED -> State.FAILED;
+      default -> State.CANCELLED;
+    };
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public V resultNow() {
+    return switch (settled()) {
+      case SUCCEEDED -> (V) outcome;
+      case FAILED -> throw new IllegalStateException("Task completed with exception");
+      case PENDING -> throw new IllegalStateException("Task has not completed");
+      default -> throw new IllegalStateException("Task was cancelled");
+    };
+  }
+
+  @Override
+  public Throwable exceptionNow() {
+    return switch (settled()) {
+      case FAILED -> (Throwable) outcome;
+      case SUCCEEDED -> throw new IllegalStateException("Task completed with a result");
+      case PENDING -> throw new IllegalStateException("Task has not completed");
+      default -> throw new IllegalStateException("Task was cancelled");
+    };
+  }
+
+  /**
+   * shutdownNow found this task's G queued: true if it may return the task as never started
+   * (and from now on nobody runs it), false if a thread has claimed its run. Any thread, lock held
+   * or not.
    */
   boolean claimForReturn() {
-    return claim == RETURNED || CLAIM.compareAndSet(this, FREE, RETURNED);
+    Object r = runner;
+    return r == RETURNED || (r == null && RUNNER.compareAndSet(this, null, RETURNED));
   }
 
   /** True if the caller is a task of this executor, running on its P (not a spare, not blocked). */
@@ -109,5 +358,21 @@ final class HelpingFuture<V> extends FutureTask<V> {
     }
     G gp = m.curg();
     return gp != null && gp.status() == G.Grunning;
+  }
+
+  /** As FutureTask's: the state, and the task while it has not ended. */
+  @Override
+  public String toString() {
+    String what =
+        switch (settled()) {
+          case SUCCEEDED -> "[Completed normally]";
+          case FAILED -> "[Completed exceptionally: " + outcome + "]";
+          case PENDING -> {
+            Object w = work;
+            yield w == null ? "[Not completed]" : "[Not completed, task = " + w + "]";
+          }
+          default -> "[Cancelled]";
+        };
+    return getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this)) + what;
   }
 }

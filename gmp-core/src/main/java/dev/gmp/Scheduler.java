@@ -230,31 +230,45 @@ final class Scheduler extends SchedulerPad1 {
    * global queue.
    */
   void submit(Runnable task) {
+    submit(task, null);
+  }
+
+  /**
+   * Queues {@code task} in {@code own} if it is not null (a future that is its own G, claimed by
+   * HelpingFuture#claimQueue: {@code task} is that future), else in a new G.
+   */
+  void submit(Runnable task, G own) {
     M m = ThreadTable.currentM();
     if (m != null && m.sched == this) {
       P pp = m.p;
       G cur = m.curg();
       if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
-        submitLocal(m, pp, task);
+        submitLocal(pp, task, own);
         return;
       }
     }
-    submitExternal(task);
+    submitExternal(task, own);
   }
 
   /** newproc from one of our workers: the task takes runnext (the seed's "go" statement). */
-  void submitLocal(M m, P pp, Runnable task) {
+  void submitLocal(P pp, Runnable task, G own) {
     if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected
       throw rejected(task);
     }
-    readyLocal(pp, task, false);
+    readyLocal(pp, newG(pp, task, own), false);
   }
 
-  /** A runnable G for {@code task} on pp, from pp's free list when gFree is on (owner only). */
-  G newG(P pp, Runnable task) {
-    G g = Switches.GFREE ? GFree.get(pp, this) : null;
+  /**
+   * A runnable G for {@code task} on pp: {@code own} if not null, else one from pp's free list
+   * when gFree is on (owner only), else a new one.
+   */
+  G newG(P pp, Runnable task, G own) {
+    G g = own;
     if (g == null) {
-      g = new G();
+      g = Switches.GFREE ? GFree.get(pp, this) : null;
+      if (g == null) {
+        g = new G();
+      }
     }
     int goid = (int) pp.nextGoid(this);
     g.goid = goid;
@@ -271,7 +285,11 @@ final class Scheduler extends SchedulerPad1 {
    * sysmon retakes the P after a slice, or its fallback wakes a spinner (Sysmon#wakeForQueuedWork).
    */
   void readyLocal(P pp, Runnable task, boolean lazyWake) {
-    G g = newG(pp, task);
+    readyLocal(pp, newG(pp, task, null), lazyWake);
+  }
+
+  /** runqput + wakep for g, made runnable on pp by {@link #newG}; as {@link #readyLocal}. */
+  private void readyLocal(P pp, G g, boolean lazyWake) {
     boolean stealable = pp.runq.put(g, Switches.RUNNEXT, global);
     if (!Switches.RUNNEXT) {
       // Without runnext there is no atomic swap in put: make the StoreLoad explicit (Dekker A).
@@ -293,11 +311,11 @@ final class Scheduler extends SchedulerPad1 {
    * withdrawn and rejected; one already taken (run by an M, or returned by shutdownNow) counts as
    * accepted. Never lost, never both.
    */
-  void submitExternal(Runnable task) {
+  void submitExternal(Runnable task, G own) {
     if (runState >= SHUTDOWN) {
       throw rejected(task);
     }
-    G g = new G();
+    G g = own != null ? own : new G();
     g.task = SchedLatency.external(task); // 1 G in 64 is timed from here to execute
     injectOrPut(g); // Gidle until a take moves it onto the array (GlobalQueue#withdraw)
     if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {

@@ -103,7 +103,7 @@ final class SchedulingLoop {
     m.incCompleted();
     gp.task = null;
     gp.setStatus(G.Gdead);
-    if (Switches.GFREE) {
+    if (Switches.GFREE && !(gp instanceof HelpingFuture)) { // a future outlives its run: no reuse
       P now = m.p; // the task may have moved us to another P (blocking) or left us without one
       if (now != null) {
         GFree.put(now, gp, s);

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * heap, docs/benchmarks.md "Bytes per task"), so a field added to G must show up here. Counted
  * with the JVM's per-thread allocation counter: bytes, not time, so a busy machine does not move
  * it. Fewer tasks than the injection side holds and than a ring holds, so that no queue grows.
+ * {@code submit} allocates one object too: its future is its own G (HelpingFuture, 56 bytes).
  */
 class BytesPerTaskTest {
   private static final int OUTSIDE = 10_000; // < GlobalQueue.INJECT_CAPACITY
@@ -22,6 +26,12 @@ class BytesPerTaskTest {
 
   /** 32 bytes, the sampled tasks' wrappers (~0.4 a task) and a little slack for the counter. */
   private static final double MAX_BYTES_PER_TASK = 34.0;
+
+  /**
+   * 56 bytes (G's 32 and the future's six fields) plus the sampled wrappers; a FutureTask beside
+   * a G, or the JDK's Runnable adapter beside them, would show 72 or 96.
+   */
+  private static final double MAX_BYTES_PER_SUBMIT = 58.0;
 
   /**
    * com.sun.management.ThreadMXBean#getThreadAllocatedBytes, by reflection: gmp's module reads
@@ -95,6 +105,42 @@ class BytesPerTaskTest {
         perTask = measured[0]; // written before spawned's countDown
       }
       assertTrue(perTask <= MAX_BYTES_PER_TASK, "bytes per local spawn: " + perTask);
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+
+  @Test
+  void anOutsideSubmitAllocatesOneFutureThatIsItsG() throws Exception {
+    Allocations mx = new Allocations();
+    GmpExecutor ex = GmpExecutor.create(2);
+    try {
+      long tid = Thread.currentThread().threadId();
+      double runnables = 0;
+      double callables = 0;
+      Future<?>[] futures = new Future<?>[OUTSIDE];
+      for (int round = 0; round < 3; round++) {
+        Runnable task = () -> {};
+        Callable<Integer> call = () -> 1;
+        long before = mx.of(tid);
+        for (int i = 0; i < OUTSIDE; i++) {
+          futures[i] = ex.submit(task);
+        }
+        runnables = (mx.of(tid) - before) / (double) OUTSIDE;
+        for (Future<?> f : futures) {
+          f.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        }
+        before = mx.of(tid);
+        for (int i = 0; i < OUTSIDE; i++) {
+          futures[i] = ex.submit(call);
+        }
+        callables = (mx.of(tid) - before) / (double) OUTSIDE;
+        for (Future<?> f : futures) {
+          f.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        }
+      }
+      assertTrue(runnables <= MAX_BYTES_PER_SUBMIT, "bytes per submit(Runnable): " + runnables);
+      assertTrue(callables <= MAX_BYTES_PER_SUBMIT, "bytes per submit(Callable): " + callables);
     } finally {
       TestSupport.terminate(ex);
     }

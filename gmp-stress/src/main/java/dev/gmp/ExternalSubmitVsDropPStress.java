@@ -43,7 +43,7 @@ public class ExternalSubmitVsDropPStress {
 
   @Actor
   public void submitter() {
-    s.submitExternal(() -> {});
+    s.submitExternal(() -> {}, null);
   }
 
   @Arbiter

@@ -41,7 +41,7 @@ public class InjectWrapSubmitVsShutdownStress {
   @Actor
   public void submitter() {
     try {
-      s.submitExternal(() -> {});
+      s.submitExternal(() -> {}, null);
       accepted = true;
     } catch (RejectedExecutionException e) {
       accepted = false;

@@ -51,7 +51,7 @@ public class InjectWrapSubmitVsSpinnerStress {
 
   @Actor
   public void submitter() {
-    s.submitExternal(() -> {});
+    s.submitExternal(() -> {}, null);
   }
 
   @Arbiter

@@ -42,7 +42,7 @@ public class NeedspinningStress {
 
   @Actor
   public void submitter() {
-    s.submitLocal(m2, p2, () -> {});
+    s.submitLocal(p2, () -> {}, null);
   }
 
   @Arbiter

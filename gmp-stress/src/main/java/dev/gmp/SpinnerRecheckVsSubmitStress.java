@@ -47,7 +47,7 @@ public class SpinnerRecheckVsSubmitStress {
 
   @Actor
   public void submitter() {
-    s.submitLocal(m2, p2, () -> {});
+    s.submitLocal(p2, () -> {}, null);
   }
 
   @Arbiter

@@ -1,0 +1,255 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The future submit hands out is gmp's own (it is also the task's G): the answers FutureTask
+ * gives, in each state and from each side, and the cases a G that is also a future adds (queued
+ * once, never recycled, a future of another executor).
+ */
+class HelpingFutureTest {
+  @RegisterExtension final TrackedExecutors tracked = new TrackedExecutors();
+
+  private GmpExecutor one() {
+    return tracked.track(GmpExecutor.builder().parallelism(1).build());
+  }
+
+  /** Occupies the only P of {@code ex} until {@code release} opens; returns once it runs. */
+  private static void occupy(GmpExecutor ex, CountDownLatch release) {
+    CountDownLatch running = new CountDownLatch(1);
+    ex.execute(() -> {
+      running.countDown();
+      TestSupport.awaitQuietly(release);
+    });
+    TestSupport.await(running, "the occupying task runs");
+  }
+
+  /** Waits until every task queued on {@code ex} before this call has been taken and run. */
+  private static void drain(GmpExecutor ex) throws Exception {
+    ex.submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void eachSubmitReturnsItsResult() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.create(2));
+    Future<?> plain = ex.submit(() -> {});
+    Future<String> given = ex.submit(() -> {}, "given");
+    Future<Integer> called = ex.submit(() -> 42);
+    assertNull(plain.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals("given", given.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals(42, called.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals(Future.State.SUCCESS, called.state());
+    assertEquals(42, called.resultNow());
+    assertThrows(IllegalStateException.class, called::exceptionNow);
+    assertTrue(called.isDone());
+    assertFalse(called.isCancelled());
+    assertFalse(called.cancel(true), "a finished future cannot be cancelled");
+    assertTrue(called.toString().contains("[Completed normally]"), called.toString());
+  }
+
+  @Test
+  void aThrowingTaskFailsItsFutureWithTheSameThrowable() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.create(2));
+    IllegalStateException boom = new IllegalStateException("boom");
+    Future<Object> f = ex.submit(() -> {
+      throw boom;
+    });
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertSame(boom, e.getCause());
+    assertSame(boom, assertThrows(ExecutionException.class, f::get).getCause());
+    assertEquals(Future.State.FAILED, f.state());
+    assertSame(boom, f.exceptionNow());
+    assertThrows(IllegalStateException.class, f::resultNow);
+    assertTrue(f.toString().contains("Completed exceptionally"), f.toString());
+  }
+
+  @Test
+  void aFutureCancelledWhileQueuedNeverRuns() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch release = new CountDownLatch(1);
+    occupy(ex, release);
+    AtomicInteger runs = new AtomicInteger();
+    Future<?> f = ex.submit(runs::incrementAndGet);
+    assertEquals(Future.State.RUNNING, f.state());
+    assertThrows(IllegalStateException.class, f::resultNow);
+    assertTrue(f.toString().contains("Not completed"), f.toString());
+    assertTrue(f.cancel(false));
+    assertFalse(f.cancel(false), "cancelled once");
+    release.countDown();
+    drain(ex); // f's G is taken after the occupier and finds the future cancelled
+    assertEquals(0, runs.get());
+    assertTrue(f.isCancelled());
+    assertTrue(f.isDone());
+    assertEquals(Future.State.CANCELLED, f.state());
+    assertThrows(CancellationException.class, f::get);
+    assertThrows(CancellationException.class, () -> f.get(1, TimeUnit.SECONDS));
+    assertTrue(f.toString().contains("[Cancelled]"), f.toString());
+  }
+
+  @Test
+  void cancelWithInterruptInterruptsTheRunningTaskOnly() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch interrupted = new CountDownLatch(1);
+    Future<?> f = ex.submit(() -> {
+      started.countDown();
+      try {
+        new CountDownLatch(1).await(); // until interrupted
+      } catch (InterruptedException e) {
+        interrupted.countDown();
+      }
+    });
+    TestSupport.await(started, "the task runs");
+    assertTrue(f.cancel(true));
+    TestSupport.await(interrupted, "cancel(true) interrupts the running task");
+    assertThrows(CancellationException.class, f::get);
+    // The interrupt was the cancelled task's alone: the next task on that thread starts clean.
+    Future<Boolean> next = ex.submit(() -> Thread.currentThread().isInterrupted());
+    assertFalse(next.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aTimedGetTimesOutAndALaterGetHasTheResult() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch release = new CountDownLatch(1);
+    Future<String> f = ex.submit(() -> {
+      release.await();
+      return "late";
+    });
+    assertThrows(TimeoutException.class, () -> f.get(20, TimeUnit.MILLISECONDS));
+    assertThrows(TimeoutException.class, () -> f.get(0, TimeUnit.NANOSECONDS));
+    assertThrows(NullPointerException.class, () -> f.get(1, null));
+    release.countDown();
+    assertEquals("late", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void everyWaiterWakesAndAnInterruptedOneLeavesTheOthers() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch release = new CountDownLatch(1);
+    Future<String> f = ex.submit(() -> {
+      release.await();
+      return "done";
+    });
+    int n = 4;
+    List<Thread> waiters = new ArrayList<>();
+    AtomicInteger got = new AtomicInteger();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch interruptedOne = new CountDownLatch(1);
+    for (int i = 0; i <= n; i++) {
+      boolean victim = i == n;
+      Thread t = new Thread(() -> {
+        try {
+          if ("done".equals(f.get())) {
+            got.incrementAndGet();
+          }
+        } catch (InterruptedException e) {
+          if (victim) {
+            interruptedOne.countDown();
+          }
+        } catch (Throwable e) {
+          failure.set(e);
+        }
+      });
+      t.start();
+      waiters.add(t);
+    }
+    Thread victim = waiters.get(n);
+    TestSupport.awaitCondition("the last waiter blocks in get", () -> isWaiting(victim));
+    victim.interrupt();
+    TestSupport.await(interruptedOne, "the interrupted waiter leaves with InterruptedException");
+    assertFalse(f.isDone(), "a waiter's interrupt does not touch the future");
+    release.countDown();
+    for (Thread t : waiters) {
+      t.join(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS));
+    }
+    assertNull(failure.get());
+    assertEquals(n, got.get(), "every other waiter has the result");
+  }
+
+  private static boolean isWaiting(Thread t) {
+    Thread.State s = t.getState();
+    return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+  }
+
+  @Test
+  void aFutureExecutedAgainRunsOnceAndIsQueuedInItsOwnGOnce() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch release = new CountDownLatch(1);
+    occupy(ex, release);
+    AtomicInteger runs = new AtomicInteger();
+    Future<?> f = ex.submit(runs::incrementAndGet);
+    HelpingFuture<?> hf = (HelpingFuture<?>) f;
+    assertFalse(hf.claimQueue(ex.sched), "submit queued the future as its own G");
+    ex.execute((Runnable) f); // legal: a second G wraps it, and its run finds the task claimed
+    release.countDown();
+    drain(ex);
+    f.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertEquals(1, runs.get());
+  }
+
+  @Test
+  void aFutureOfAnotherExecutorRunsHereAsAnyRunnable() throws Exception {
+    GmpExecutor home = one();
+    GmpExecutor other = tracked.track(GmpExecutor.create(2));
+    HelpingFuture<String> f = new HelpingFuture<>(home.sched, () -> "ran elsewhere");
+    assertFalse(f.claimQueue(other.sched), "another executor's G is not queued here");
+    other.execute(f);
+    assertEquals("ran elsewhere", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertTrue(f.claimQueue(home.sched), "still unqueued at home");
+  }
+
+  @Test
+  void aFinishedFutureIsNeverReusedAsAnotherTasksG() throws Exception {
+    GmpExecutor ex = one();
+    AtomicInteger reused = new AtomicInteger();
+    AtomicInteger plain = new AtomicInteger();
+    Runnable check = () -> {
+      plain.incrementAndGet();
+      if (ThreadTable.currentM().curg() instanceof HelpingFuture) {
+        reused.incrementAndGet();
+      }
+    };
+    List<Future<Integer>> futures = new ArrayList<>();
+    for (int round = 0; round < 20; round++) {
+      int base = round * 10;
+      // Spawned from a task: the M runs the futures' Gs after it, and a finished G goes to the
+      // P's free list, from which the next round's plain spawns take theirs.
+      futures.addAll(ex.submit(() -> {
+        List<Future<Integer>> batch = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+          int v = base + i;
+          batch.add(ex.submit(() -> v));
+          ex.execute(check);
+        }
+        return batch;
+      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      drain(ex);
+    }
+    assertEquals(200, plain.get());
+    assertEquals(0, reused.get(), "a plain task ran in a finished future's G");
+    for (int i = 0; i < futures.size(); i++) {
+      assertEquals(i, futures.get(i).resultNow());
+    }
+  }
+}
