@@ -62,6 +62,10 @@ public final class ShortRuns {
                 "spawnRemote",
                 "50k tasks from one outside thread",
                 ex -> Workloads.spawnRemote(ex, 50_000)),
+            timed(
+                "submitGet",
+                "20k submits from one outside thread, then a get on each future",
+                ex -> Workloads.submitGet(ex, 20_000)),
             timed("chains", "100 chains of 1,000 spawns", ex -> Workloads.chains(ex, 100, 1_000)),
             timed(
                 "actorPair", "an actor pair, 50k messages", ex -> Workloads.actorPair(ex, 50_000)),

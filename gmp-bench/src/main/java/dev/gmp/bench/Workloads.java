@@ -1,6 +1,8 @@
 package dev.gmp.bench;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -66,6 +68,29 @@ public final class Workloads {
       ex.execute(leaf);
     }
     Util.await(done, "spawnRemote");
+  }
+
+  /**
+   * The calling (outside) thread submits {@code n} tasks and then waits on each one's future in
+   * order: the shape of collecting results with {@code submit} (or {@code invokeAll}).
+   */
+  public static void submitGet(ExecutorService ex, int n) {
+    AtomicInteger ran = new AtomicInteger();
+    Runnable leaf = ran::incrementAndGet;
+    List<Future<?>> futures = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      futures.add(ex.submit(leaf));
+    }
+    try {
+      for (Future<?> f : futures) {
+        f.get(Util.OP_TIMEOUT_S, TimeUnit.SECONDS);
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("submitGet did not complete: " + e, e);
+    }
+    if (ran.get() != n) {
+      throw new IllegalStateException("submitGet ran " + ran.get() + " of " + n);
+    }
   }
 
   /** {@code chains} chains of {@code length} spawns each, all started by one task. */
