@@ -287,6 +287,9 @@ if [ "$mode" = mutants ]; then
     "MoveToVsLatePushStress:moveToUnbounded"
     "LateHandoffVsWakeStress:lateHandoffNoCas"
     "TimerAddVsSleeperStress:timerSleeperNoFence"
+    "FutureRunOnceStress:futureRunNoCas"
+    "FutureRunVsReturnStress:futureRunNoCas"
+    "FutureEndVsWaiterStress:futureWakeEarly"
   )
   if [ "$cpus" -ge 3 ]; then
     mutants+=("RingTwoStealersStress:grabNoCas")

@@ -126,7 +126,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   public void run() {
     // CAS: one thread runs the task, whichever of an M, a waiter or a caller gets here first, and
     // none after shutdownNow returned it (the same CAS in claimForReturn).
-    if (state != PENDING || !RUNNER.compareAndSet(this, null, Thread.currentThread())) {
+    if (state != PENDING || !claimRun()) {
       return;
     }
     Object w = work;
@@ -153,20 +153,45 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     }
   }
 
+  private boolean claimRun() {
+    if (Mutations.FUTURE_RUN_NO_CAS) { // a deliberate bug for gmp-stress (FutureRunOnceStress)
+      if (runner != null) {
+        return false;
+      }
+      Thread.onSpinWait();
+      runner = Thread.currentThread();
+      return true;
+    }
+    return RUNNER.compareAndSet(this, null, Thread.currentThread());
+  }
+
   private void finish(Object result, int end) {
+    CountDownLatch early = null;
+    if (Mutations.FUTURE_WAKE_EARLY) { // a deliberate bug (FutureEndVsWaiterStress), window widened
+      early = done;
+      for (int i = 0; i < 64; i++) {
+        Thread.onSpinWait();
+      }
+    }
     // CAS: loses to a cancel that came first, and then the outcome is that cancellation.
     if (STATE.compareAndSet(this, PENDING, COMPLETING)) {
       outcome = result;
       work = null;
       STATE.lazySet(this, end); // release: whoever reads the final state reads outcome too
+      if (Mutations.FUTURE_WAKE_EARLY) {
+        if (early != null) {
+          early.countDown();
+        }
+        return;
+      }
       wakeWaiters();
     }
   }
 
   /**
-   * Dekker with {@link #await}: we changed the state by a CAS (a full barrier) and now read
-   * {@link #done}; a waiter creates it by a CAS and then reads the state. One of the two sees the
-   * other, so a waiter never sleeps through the end.
+   * Dekker with {@link #latchToWaitOn}: we changed the state by a CAS (a full barrier) and now
+   * read {@link #done}; a waiter puts it in place by a CAS and then reads the state. One of the
+   * two sees the other, so a waiter never sleeps through the end (FutureEndVsWaiterStress).
    */
   private void wakeWaiters() {
     CountDownLatch l = done;
@@ -271,11 +296,9 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
         }
         continue;
       }
-      CountDownLatch l = done;
+      CountDownLatch l = latchToWaitOn();
       if (l == null) {
-        // CAS, then read the state again at the loop's top: Dekker with wakeWaiters.
-        DONE.compareAndSet(this, null, new CountDownLatch(1));
-        continue;
+        continue; // it ended meanwhile
       }
       if (!timed) {
         l.await();
@@ -286,6 +309,20 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
         }
       }
     }
+  }
+
+  /**
+   * The waiter's half of the Dekker pair with {@link #wakeWaiters}: puts the latch in place (a
+   * CAS, or a volatile read of another waiter's), then reads the state. Returns the latch to
+   * block on, which the end will count down, or null if the future has left PENDING.
+   */
+  CountDownLatch latchToWaitOn() {
+    CountDownLatch l = done;
+    if (l == null) {
+      DONE.compareAndSet(this, null, new CountDownLatch(1));
+      l = done;
+    }
+    return state == PENDING ? l : null;
   }
 
   @SuppressWarnings("unchecked")

@@ -59,6 +59,12 @@ final class Mutations {
   /** A late hand-off is taken back, and picked up, with a read and a plain write, not atomically. */
   static final boolean LATE_HANDOFF_NO_CAS = flag("lateHandoffNoCas");
 
+  /** A future's run is claimed with a read of its runner and a plain write, not a CAS. */
+  static final boolean FUTURE_RUN_NO_CAS = flag("futureRunNoCas");
+
+  /** A future that ends reads its waiters' latch before its state CAS, not after it. */
+  static final boolean FUTURE_WAKE_EARLY = flag("futureWakeEarly");
+
   /** exitsyscall's fast path under EXITSYSCALL_NO_CAS: a read, a pause, then a plain write. */
   static boolean setRunning(P pp) {
     Thread.onSpinWait();

@@ -60,6 +60,12 @@ final class Mutations {
   /** A late hand-off is taken back, and picked up, with a read and a plain write. */
   static final boolean LATE_HANDOFF_NO_CAS = false;
 
+  /** A future's run is claimed with a read of its runner and a plain write, not a CAS. */
+  static final boolean FUTURE_RUN_NO_CAS = false;
+
+  /** A future that ends reads its waiters' latch before its state CAS, not after it. */
+  static final boolean FUTURE_WAKE_EARLY = false;
+
   /** EXITSYSCALL_NO_CAS's helper; never called in this build (the guard is constant false). */
   static boolean setRunning(P pp) {
     throw new AssertionError("mutation only");

@@ -1,0 +1,51 @@
+package dev.gmp;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import java.util.concurrent.CountDownLatch;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.L_Result;
+
+/**
+ * A submitted task's future ({@link HelpingFuture}): its run ends it while a thread in
+ * {@code get} gets ready to block (HelpingFuture#latchToWaitOn: put the waiters' latch in place,
+ * then read the state; the end changes the state, then counts the latch down: a Dekker pair,
+ * HelpingFuture#wakeWaiters). A waiter that would block must find its latch counted down once the
+ * run has ended; otherwise it sleeps through the end. Mutation: gmp.mutate.futureWakeEarly (the
+ * run reads the latch before its state CAS).
+ */
+@JCStressTest
+@Description("future: its run vs a waiter getting ready to block; no missed wake-up")
+@Outcome(id = "ended first", expect = ACCEPTABLE, desc = "the waiter saw the end: no wait")
+@Outcome(id = "woken", expect = ACCEPTABLE, desc = "the waiter would block; the end woke it")
+@Outcome(expect = FORBIDDEN, desc = "the waiter would block and nobody wakes it")
+@State
+public class FutureEndVsWaiterStress {
+  final HelpingFuture<Integer> f = new HelpingFuture<>(null, () -> 42);
+  CountDownLatch blockOn;
+
+  @Actor
+  public void run() {
+    f.run();
+  }
+
+  @Actor
+  public void waiter() {
+    blockOn = f.latchToWaitOn();
+  }
+
+  @Arbiter
+  public void arbiter(L_Result r) {
+    if (blockOn == null) {
+      r.r1 = "ended first";
+    } else {
+      r.r1 = blockOn.getCount() == 0 ? "woken" : "MISSED WAKE-UP";
+    }
+  }
+}
