@@ -73,6 +73,8 @@ import java.util.function.IntToLongFunction;
  *       that takes a P (Spares#reserve).
  *   <li>A G is on at most one queue; a G taken from the global queue is marked {@code taken}, and
  *       an outside submitter that lost the race with shutdown withdraws its G only if it is not.
+ *       A submitted task's future is its own G, queued at most once (HelpingFuture#claimQueue)
+ *       and never recycled.
  * </ul>
  *
  * <p><b>Dekker pairs</b> (seed 000 section 9.3.5: each side writes its own word, full fence,
@@ -109,6 +111,10 @@ import java.util.function.IntToLongFunction;
  *       runState. Lifecycle#shutdown: write runState, then (lock) read the live count in
  *       tryTidyLocked.
  *       A start that reads a shut-down state settles under the lock (refused only once TIDYING).
+ *   <li>A submitted task's end vs its waiters. HelpingFuture's run or cancel: CAS the state out
+ *       of PENDING, then read the waiters' latch and count it down (HelpingFuture#wakeWaiters).
+ *       A waiter about to block: put the latch in place by CAS, then read the state
+ *       (HelpingFuture#latchToWaitOn).
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
@@ -117,7 +123,10 @@ import java.util.function.IntToLongFunction;
  * counting itself vs sysmon counting it (M#markSpare); retakeRunning vs entersyscall and
  * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state; a late
  * idle M's pickup of its hand-off (M#takeNextp, Idle#stopm) vs another M taking it back
- * (M#cancelNextp, Spares#takeLateHandoffLocked) on that M's nextp.
+ * (M#cancelNextp, Spares#takeLateHandoffLocked) on that M's nextp; a submitted task's run by its
+ * M, by a waiter in place and shutdownNow's return of it on the future's runner
+ * (HelpingFuture#run, HelpingFuture#claimForReturn); an execute of a future vs another on its G's
+ * status (HelpingFuture#claimQueue).
  *
  * <p>docs/design.md maps each seed mechanism onto these classes.
  */
