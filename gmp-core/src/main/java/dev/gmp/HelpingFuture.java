@@ -276,25 +276,23 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   }
 
   /**
-   * Waits for the end (or, timed, at most {@code nanos}); returns the state then, PENDING or
-   * COMPLETING only on a timeout.
+   * Waits for the end (or, timed, at most {@code nanos}); returns the final state, or PENDING on
+   * a timeout (as FutureTask, a future that is writing its outcome is waited for, never timed out).
    */
   private int await(boolean timed, long nanos) throws InterruptedException {
-    if (timed && nanos <= 0) {
-      return state;
-    }
     long deadline = timed ? System.nanoTime() + nanos : 0L;
     for (; ; ) {
       int s = state;
       if (s > COMPLETING) {
         return s;
       }
-      if (s == COMPLETING) { // the runner is writing the outcome: a moment
+      if (s == COMPLETING) { // the runner is writing the outcome: a moment, never a timeout
         Thread.yield();
-        if (timed && deadline - System.nanoTime() <= 0) {
-          return state;
-        }
         continue;
+      }
+      long left = timed ? deadline - System.nanoTime() : 1L;
+      if (left <= 0) {
+        return s; // timed out, before a latch is made for nothing
       }
       CountDownLatch l = latchToWaitOn();
       if (l == null) {
@@ -303,10 +301,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
       if (!timed) {
         l.await();
       } else {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || !l.await(left, TimeUnit.NANOSECONDS)) {
-          return state;
-        }
+        l.await(left, TimeUnit.NANOSECONDS); // then the state decides, at the top
       }
     }
   }
