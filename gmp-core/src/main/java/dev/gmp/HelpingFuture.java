@@ -209,7 +209,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     try {
       if (mayInterruptIfRunning) {
         try {
-          if (runner instanceof Thread t) { // not RETURNED; a thread only while it runs the task
+          if (runner instanceof Thread t) { // pending, so that thread is in the task (or about to be)
             t.interrupt();
           }
         } finally {
