@@ -60,7 +60,7 @@ final class Counters {
       steals += m.steals();
       G g = m.curg();
       if (g != null) {
-        switch (g.status()) {
+        switch (g.statusOpaque()) {
           case G.Grunning -> running++;
           case G.Gsyscall -> syscall++;
           case G.Gwaiting -> waiting++;

@@ -72,7 +72,7 @@ final class Dump {
           .append(" m=").append(m == null ? "-" : m.toString())
           .append(" runqsize=").append(pp.runq.ringSize())
           .append(" runnext=").append(next == null ? "-" : "G" + next.id())
-          .append(" schedtick=").append(pp.schedtick())
+          .append(" schedtick=").append(Integer.toUnsignedLong(pp.schedtickOpaque()))
           .append(" syscalltick=").append(pp.syscalltick())
           .append(" timers=").append(pp.timers.live())
           .append(pp.preempt() ? " preempt=true" : "")
@@ -100,7 +100,7 @@ final class Dump {
       if (g == null) {
         continue;
       }
-      int gs = g.status();
+      int gs = g.statusOpaque();
       long since = m.sinceCurrent(); // in Gsyscall its call's start, else sysmon's first sight
       P pp = held.get(m);
       Runnable task = g.task; // racy: null once the task has finished meanwhile

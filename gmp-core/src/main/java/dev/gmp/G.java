@@ -1,6 +1,7 @@
 package dev.gmp;
 
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * G: one task and its scheduling state (Go's {@code g}). A Java task has no stack of its own to
@@ -17,10 +18,17 @@ class G { // not final: a submitted task's future is its own G (HelpingFuture)
   static final int Gdead = 6; // also a queued G taken back by its submitter (GlobalQueue#withdraw)
   static final int Gnew = 7; // a future's G not yet queued (HelpingFuture#claimQueue); unused in Go
 
-  private static final AtomicIntegerFieldUpdater<G> STATUS =
-      AtomicIntegerFieldUpdater.newUpdater(G.class, "status");
+  // A VarHandle, not a field updater: the field is plain (see status), and only the rare CASes
+  // and racy readers go through it (design.md section 2, "How the orderings are spelled").
+  private static final VarHandle STATUS;
 
-  // How an ordering comment below reads: design.md section 2 ("How the orderings are spelled").
+  static {
+    try {
+      STATUS = MethodHandles.lookup().findVarHandle(G.class, "status", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   // 32 bytes in all (a 12-byte header, the status and four 4-byte fields), as ForkJoinPool's
   // execute wraps a task in 32: every byte is allocated per task, and a fresh JVM pays a page
@@ -37,8 +45,11 @@ class G { // not final: a submitted task's future is its own G (HelpingFuture)
    */
   Runnable task;
 
-  /** Go's atomicstatus: Gidle (0) at birth, no store needed. */
-  private volatile int status;
+  /**
+   * Go's atomicstatus: Gidle (0) at birth, no store needed. Not volatile: every store is plain
+   * (see {@link #setStatus}), the CASes and the racy readers use {@link #STATUS}.
+   */
+  private int status;
 
   /** Intrusive link for the global queue, batches and free lists (Go's schedlink). */
   G schedlink;
@@ -73,14 +84,33 @@ class G { // not final: a submitted task's future is its own G (HelpingFuture)
     return SchedLatency.unwrap(task);
   }
 
+  /**
+   * The status as this thread last wrote it or was shown it: for the G's own M (its curg), and
+   * for readers holding the scheduler lock (queued Gs, whose stores are made under it too).
+   */
   int status() {
-    // Opaque: readers (stats, sysmon) only need some recent value; decisions are made by CAS.
-    return status;
+    return status; // plain: the reader's own store, or one ordered by the lock or the queue
   }
 
+  /** The status for a racy reader (stats, the dump): some recent value, never a torn one. */
+  int statusOpaque() {
+    return (int) STATUS.getOpaque(this); // opaque: a count or a line of the dump, nothing decided
+  }
+
+  /**
+   * A plain store, once per state change on the per-task path (newproc, execute, a take from the
+   * injection side). Plain is enough because nothing reads other fields after seeing a status:
+   * the G reaches another thread through a queue (the ring's release store, the runnext swap, the
+   * scheduler lock) or through its M's curg (a release store made after this one), which publish
+   * this store with everything before it; the only cross-thread decision on a status is
+   * sysmon's Grunning -> Gwaiting CAS, and a CAS and a store to one field are ordered against
+   * each other whatever the store's mode (a release store, before, was the same instruction on
+   * x86). A volatile store would cost a fence per task, and a field updater's lazySet costs a
+   * class check per call until its caller is compiled (docs/benchmarks.md, "The first
+   * operations").
+   */
   void setStatus(int s) {
-    // Release: a reader that sees the new state also sees the fields written before it.
-    STATUS.lazySet(this, s);
+    status = s;
   }
 
   boolean casStatus(int from, int to) {

@@ -231,8 +231,8 @@ final class GlobalQueue {
         g.goid = (int) goidNext++;
       }
       g.qpos = (int) appended; // its position's low bits: withdraw finds its slot by them
-      // Release: the M that takes it reads its fields after its status (GlobalQueue's lock, or
-      // the ring's release, publishes it anyway); withdraw reads it under this lock.
+      // Plain (G#setStatus): withdraw reads it under this lock; the M that takes the G gets it
+      // through this lock or a ring's release store.
       g.setStatus(G.Grunnable);
       append(g);
       moved++;

@@ -1,5 +1,7 @@
 package dev.gmp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
@@ -42,8 +44,16 @@ final class P extends PPad1 {
       AtomicLongFieldUpdater.newUpdater(PShared.class, "status");
   private static final AtomicReferenceFieldUpdater<PShared, M> U_M_FIELD =
       AtomicReferenceFieldUpdater.newUpdater(PShared.class, M.class, "m");
-  private static final AtomicLongFieldUpdater<P> U_SCHEDTICK =
-      AtomicLongFieldUpdater.newUpdater(P.class, "schedtick");
+  // schedtick is plain, as G's status: a VarHandle for its racy readers only.
+  private static final VarHandle SCHEDTICK;
+
+  static {
+    try {
+      SCHEDTICK = MethodHandles.lookup().findVarHandle(P.class, "schedtick", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
   private static final AtomicLongFieldUpdater<P> U_SYSCALLTICK =
       AtomicLongFieldUpdater.newUpdater(P.class, "syscalltick");
   private static final AtomicLongFieldUpdater<P> U_SYSCALLWHEN =
@@ -67,8 +77,12 @@ final class P extends PPad1 {
 
   long handedAt;
 
-  /** Incremented by the owner per scheduled task unless the task inherits the slice (runnext). */
-  private volatile long schedtick;
+  /**
+   * Incremented by the owner per scheduled task unless the task inherits the slice (runnext).
+   * Go's uint32: it wraps (after 2^32 tasks), and its readers only take it modulo 61 or see
+   * whether it moved. An int, so that a plain store is never torn.
+   */
+  private int schedtick;
 
   /** Incremented by the owner on each entersyscall. */
   private volatile long syscalltick;
@@ -177,12 +191,20 @@ final class P extends PPad1 {
     U_M_FIELD.lazySet(this, mp); // release: sysmon reading p.m sees the M's own fields
   }
 
-  long schedtick() {
-    return schedtick; // opaque: sysmon needs progress, not ordering
+  /** The owner's own count (findRunnable's 61-tick check). */
+  int schedtick() {
+    return schedtick; // plain: the owner's own stores
+  }
+
+  /** The count for sysmon and the dump: some recent value. */
+  int schedtickOpaque() {
+    return (int) SCHEDTICK.getOpaque(this); // opaque: sysmon needs progress, not ordering
   }
 
   void incSchedtick() {
-    U_SCHEDTICK.lazySet(this, schedtick + 1); // single writer: no RMW needed
+    // Plain, single writer: nothing is published with it, and the task's run() call that follows
+    // is a call the JIT cannot move the store past, so sysmon sees it within the task.
+    schedtick++;
   }
 
   long syscalltick() {

@@ -362,7 +362,7 @@ final class Sysmon implements Runnable {
   private boolean quiet() {
     long ticks = 0;
     for (P pp : s.procs.all) {
-      ticks += pp.schedtick(); // opaque reads: a stale one only delays the sleep by a round
+      ticks += pp.schedtickOpaque(); // opaque reads: a stale one only delays the sleep by a round
     }
     boolean allIdle = s.idle.npidle == s.gomaxprocs;
     boolean q = allIdle && allIdleLastRound && ticks == lastTicks;

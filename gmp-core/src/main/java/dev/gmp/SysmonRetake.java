@@ -63,7 +63,7 @@ final class SysmonRetake {
           n++;
         }
       } else if (st == P.Prunning) {
-        long t = pp.schedtick();
+        long t = pp.schedtickOpaque(); // opaque: progress only; a late tick costs one needless preemption request at most
         if (pp.sysmonSchedtick != t) {
           pp.sysmonSchedtick = t;
           pp.sysmonSchedwhen = now;
