@@ -227,7 +227,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
       throw new NullPointerException("task");
     }
     if (task instanceof HelpingFuture<?> f && f.claimQueue(sched)) {
-      sched.submit(f, f); // submit's, invokeAll's or invokeAny's future: its own G, no wrapper
+      sched.submit(f, f); // invokeAll's or invokeAny's future (submit queues its own): its own G
       return;
     }
     sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace

@@ -99,15 +99,25 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
 
   final Scheduler sched;
 
-  HelpingFuture(Scheduler sched, Callable<V> callable) {
-    setStatus(Gnew); // claimQueue's CAS runs on this thread (on another it may fail: no harm)
+  /**
+   * A future for {@code callable}. {@code queued}: its G is claimed for queueing at birth (Gidle,
+   * the default: submit queues it itself before anyone else sees it); else Gnew, for {@link
+   * #claimQueue} (newTaskFor's futures, which invokeAll and invokeAny pass to execute).
+   */
+  HelpingFuture(Scheduler sched, Callable<V> callable, boolean queued) {
+    if (!queued) {
+      setStatus(Gnew); // plain: published with the future, before any claimQueue can run
+    }
     this.sched = sched;
     this.work = Objects.requireNonNull(callable, "callable");
     this.outcome = CALLABLE;
   }
 
-  HelpingFuture(Scheduler sched, Runnable task, V value) {
-    setStatus(Gnew); // as above
+  /** As {@link #HelpingFuture(Scheduler, Callable, boolean)}, for a Runnable and its value. */
+  HelpingFuture(Scheduler sched, Runnable task, V value, boolean queued) {
+    if (!queued) {
+      setStatus(Gnew); // as above
+    }
     this.sched = sched;
     this.work = Objects.requireNonNull(task, "task");
     this.outcome = value;

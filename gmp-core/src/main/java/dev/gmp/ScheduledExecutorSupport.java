@@ -3,6 +3,7 @@ package dev.gmp;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,7 +39,9 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
    */
   @Override
   protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
-    return decorator == null ? new HelpingFuture<>(sched, callable) : new FutureTask<>(callable);
+    return decorator == null
+        ? new HelpingFuture<>(sched, callable, false)
+        : new FutureTask<>(callable);
   }
 
   /**
@@ -52,8 +55,57 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   @Override
   protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
     return decorator == null
-        ? new HelpingFuture<>(sched, runnable, value)
+        ? new HelpingFuture<>(sched, runnable, value, false)
         : new FutureTask<>(runnable, value);
+  }
+
+  /**
+   * As AbstractExecutorService's submit, less the queue claim: the future is its own G, queued
+   * before anyone else can see it, so execute's CAS that makes a future queue once has nothing
+   * to decide here (invokeAll and invokeAny still pass theirs to execute).
+   *
+   * @throws NullPointerException if task is null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public Future<?> submit(Runnable task) {
+    if (decorator != null) {
+      return super.submit(task);
+    }
+    return queued(new HelpingFuture<Void>(sched, task, null, true));
+  }
+
+  /**
+   * As {@link #submit(Runnable)}; the future returns {@code result}.
+   *
+   * @throws NullPointerException if task is null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public <T> Future<T> submit(Runnable task, T result) {
+    if (decorator != null) {
+      return super.submit(task, result);
+    }
+    return queued(new HelpingFuture<>(sched, task, result, true));
+  }
+
+  /**
+   * As {@link #submit(Runnable)}, for a Callable.
+   *
+   * @throws NullPointerException if task is null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public <T> Future<T> submit(Callable<T> task) {
+    if (decorator != null) {
+      return super.submit(task);
+    }
+    return queued(new HelpingFuture<>(sched, task, true));
+  }
+
+  private <T> Future<T> queued(HelpingFuture<T> f) {
+    sched.submit(f, f); // as execute queues a claimed future: its own G, no wrapper
+    return f;
   }
 
   /**

@@ -73,8 +73,9 @@ import java.util.function.IntToLongFunction;
  *       that takes a P (Spares#reserve).
  *   <li>A G is on at most one queue; a G taken from the global queue is marked {@code taken}, and
  *       an outside submitter that lost the race with shutdown withdraws its G only if it is not.
- *       A submitted task's future is its own G, queued at most once (HelpingFuture#claimQueue)
- *       and never recycled.
+ *       A submitted task's future is its own G, queued at most once (submit queues the one it
+ *       makes; execute of invokeAll's futures claims each by HelpingFuture#claimQueue) and never
+ *       recycled.
  * </ul>
  *
  * <p><b>Dekker pairs</b> (seed 000 section 9.3.5: each side writes its own word, full fence,

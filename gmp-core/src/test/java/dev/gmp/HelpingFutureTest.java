@@ -212,7 +212,7 @@ class HelpingFutureTest {
   void aFutureOfAnotherExecutorRunsHereAsAnyRunnable() throws Exception {
     GmpExecutor home = one();
     GmpExecutor other = tracked.track(GmpExecutor.create(2));
-    HelpingFuture<String> f = new HelpingFuture<>(home.sched, () -> "ran elsewhere");
+    HelpingFuture<String> f = new HelpingFuture<>(home.sched, () -> "ran elsewhere", false);
     assertFalse(f.claimQueue(other.sched), "another executor's G is not queued here");
     other.execute(f);
     assertEquals("ran elsewhere", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));

@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
 @Outcome(expect = FORBIDDEN, desc = "the waiter would block and nobody wakes it")
 @State
 public class FutureEndVsWaiterStress {
-  final HelpingFuture<Integer> f = new HelpingFuture<>(null, () -> 42);
+  final HelpingFuture<Integer> f = new HelpingFuture<>(null, () -> 42, false);
   CountDownLatch blockOn;
 
   @Actor

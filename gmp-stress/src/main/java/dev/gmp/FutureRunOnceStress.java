@@ -26,7 +26,7 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @State
 public class FutureRunOnceStress {
   final AtomicInteger runs = new AtomicInteger();
-  final HelpingFuture<Void> f = new HelpingFuture<>(null, runs::incrementAndGet, null);
+  final HelpingFuture<Void> f = new HelpingFuture<>(null, runs::incrementAndGet, null, false);
 
   @Actor
   public void theM() {

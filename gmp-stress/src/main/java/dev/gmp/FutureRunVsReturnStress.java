@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class FutureRunVsReturnStress {
   final AtomicInteger runs = new AtomicInteger();
-  final HelpingFuture<Void> f = new HelpingFuture<>(null, runs::incrementAndGet, null);
+  final HelpingFuture<Void> f = new HelpingFuture<>(null, runs::incrementAndGet, null, false);
   boolean returned;
 
   @Actor
