@@ -126,17 +126,14 @@ final class Carriers {
       return;
     }
     M m = ThreadTable.carrierM();
-    if (m != null && m.sched == s) {
-      // The caller runs on m's OS thread (a mounted virtual thread, or m itself after an
-      // unmount), so m.p is read by the thread that owns it; the mount's volatile writes order
-      // it after the carrier's own writes.
-      P pp = m.p;
-      G cur = m.curg();
-      if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
-        readiedLocal.increment(); // LongAdder: a count for tests and diagnosis
-        s.readyLocal(pp, run, true); // an empty runnext wakes nobody: this M runs it next
-        return;
-      }
+    // The caller runs on m's OS thread (a mounted virtual thread, or m itself after an unmount),
+    // so m.p is read by the thread that owns it; the mount's volatile writes order it after the
+    // carrier's own writes.
+    P pp = m == null ? null : m.runningTaskP(s);
+    if (pp != null) {
+      readiedLocal.increment(); // LongAdder: a count for tests and diagnosis
+      s.readyLocal(pp, run, true); // an empty runnext wakes nobody: this M runs it next
+      return;
     }
     s.readyExternal(run);
   }

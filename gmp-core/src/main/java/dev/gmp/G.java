@@ -89,8 +89,7 @@ class G { // not final: a submitted task's future is its own G (HelpingFuture)
    * for readers holding the scheduler lock (queued Gs, whose stores are made under it too). The
    * one store the owner does not make, sysmon's Grunning -> Gwaiting, comes after sysmon CASed
    * the G's P dead (Retake#retakeRunning), so an owner that must not act on a retaken G reads its
-   * P's status (volatile) too: Scheduler#submit, HelpingFuture#inOwnTask, and the P's CAS in
-   * Syscall#entersyscall.
+   * P's status (volatile) too: M#runningTaskP, and the P's CAS in Syscall#entersyscall.
    */
   int status() {
     return status; // plain: the reader's own store, or one ordered by the lock or the queue

@@ -395,14 +395,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   /** True if the caller is a task of this executor, running on its P (not a spare, not blocked). */
   private boolean inOwnTask() {
     M m = ThreadTable.currentM();
-    P pp;
-    if (m == null || m.sched != sched || (pp = m.p) == null) {
-      return false;
-    }
-    G gp = m.curg();
-    // The P's status (volatile) guards the G's (plain, G#status): a retake CASes the P dead
-    // before it marks the G waiting, so a running P means a running G, as in Scheduler#submit.
-    return gp != null && gp.status() == G.Grunning && pp.status() == P.Prunning;
+    return m != null && m.runningTaskP(sched) != null;
   }
 
   /** As FutureTask's: the state, and the task while it has not ended. */

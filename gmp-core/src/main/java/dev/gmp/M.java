@@ -208,6 +208,24 @@ final class M implements Runnable {
     return U_LIFE.compareAndSet(this, from, to); // CAS: run()'s check-in races the watchdog
   }
 
+  /**
+   * The P on which this M runs a task of {@code s}, or null: not one of s's Ms, no P, no task, a
+   * task inside blocking() or retaken by sysmon. Read on the M's own thread (or, for a virtual
+   * thread, on its carrier's). The task's status is plain (G#status) and may miss sysmon's
+   * Grunning -> Gwaiting; the P's volatile status read after it guards that, since a retake CASes
+   * the P dead before it marks the G waiting (Retake#retakeRunning).
+   */
+  P runningTaskP(Scheduler s) {
+    if (sched != s) {
+      return null;
+    }
+    P pp = p;
+    G cur = curg();
+    return pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning
+        ? pp
+        : null;
+  }
+
   G curg() {
     return curg; // acquire: sysmon/stats then read the G's own fields
   }

@@ -202,8 +202,8 @@ final class P extends PPad1 {
   }
 
   void incSchedtick() {
-    // Plain, single writer: nothing is published with it, and the task's run() call that follows
-    // is a call the JIT cannot move the store past, so sysmon sees it within the task.
+    // Plain, single writer: nothing is published with it; execute's release store of curg right
+    // after it keeps the JIT from sinking it into the task, so sysmon sees it within the task.
     schedtick++;
   }
 

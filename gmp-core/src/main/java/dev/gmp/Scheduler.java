@@ -244,18 +244,15 @@ final class Scheduler extends SchedulerPad1 {
   }
 
   /**
-   * Queues {@code task} in {@code own} if it is not null (a future that is its own G, claimed by
-   * HelpingFuture#claimQueue: {@code task} is that future), else in a new G.
+   * Queues {@code task} in {@code own} if it is not null (a future that is its own G: submit's,
+   * or one HelpingFuture#claimQueue claimed; {@code task} is that future), else in a new G.
    */
   void submit(Runnable task, G own) {
     M m = ThreadTable.currentM();
-    if (m != null && m.sched == this) {
-      P pp = m.p;
-      G cur = m.curg();
-      if (pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning) {
-        submitLocal(pp, task, own);
-        return;
-      }
+    P pp = m == null ? null : m.runningTaskP(this);
+    if (pp != null) {
+      submitLocal(pp, task, own);
+      return;
     }
     submitExternal(task, own);
   }
