@@ -1,11 +1,11 @@
 package dev.gmp;
 
+import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -99,6 +99,8 @@ final class BlockDetector {
     long suspectRound = -2;
     /** Asleep inside the JVM (a futex): since when, at what CPU clock. */
     final OffSpan inVm = new OffSpan();
+    /** M.osStat as a Path, made at the first read (on sysmon's thread, not on the M's start). */
+    Path stat;
   }
 
   /**
@@ -236,11 +238,11 @@ final class BlockDetector {
           && ts != Thread.State.TERMINATED
           && !mp.sched.lock.hasQueuedThread(mp.runner);
     }
-    if (!fresh || mp.osStat == null || !osSleeping(mp.osStat)) {
+    if (!fresh || mp.osStat == null || !osSleeping(mp)) {
       mp.det.inVm.reset();
       return false;
     }
-    int call = osCall(mp.osStat);
+    int call = osCall(mp);
     if (call == ON_CPU) {
       mp.det.inVm.reset();
       return false;
@@ -277,7 +279,7 @@ final class BlockDetector {
    * task that waits there for long (a class initialiser that blocks) still frees its P.
    */
   private int callVerdict(M mp, long cpu, long now, long slice) {
-    int call = osCall(mp.osStat);
+    int call = osCall(mp);
     if (call == CALL) {
       return BLOCKED;
     }
@@ -315,7 +317,7 @@ final class BlockDetector {
     if (mp.osStat == null || mp.det.osRunnable) {
       return false;
     }
-    if (osSleeping(mp.osStat)) {
+    if (osSleeping(mp)) {
       return true;
     }
     mp.det.osRunnable = true;
@@ -334,10 +336,10 @@ final class BlockDetector {
    * open and read per retake): the kernel makes sure the thread is off its CPU before it answers.
    * Unreadable (no such file, another kernel): {@link #CALL}, the stat line's word alone.
    */
-  private int osCall(Path stat) {
+  private int osCall(M mp) {
     ByteBuffer b = statBuf;
     b.clear();
-    try (FileChannel ch = FileChannel.open(stat.resolveSibling("syscall"))) {
+    try (FileChannel ch = FileChannel.open(statPath(mp).resolveSibling("syscall"))) {
       ch.read(b); // "202 0x7f... 0x80 ...\n" or "running\n": one read
     } catch (IOException | RuntimeException e) {
       return CALL;
@@ -391,11 +393,21 @@ final class BlockDetector {
     };
   }
 
+  /** M.osStat (not null) as a Path, made once per M. */
+  private static Path statPath(M mp) {
+    Path p = mp.det.stat;
+    if (p == null) {
+      p = Path.of(mp.osStat);
+      mp.det.stat = p;
+    }
+    return p;
+  }
+
   /** Whether the kernel has the thread asleep (state S or D in its stat line). */
-  private boolean osSleeping(Path stat) {
+  private boolean osSleeping(M mp) {
     ByteBuffer b = statBuf;
     b.clear();
-    try (FileChannel ch = FileChannel.open(stat)) {
+    try (FileChannel ch = FileChannel.open(statPath(mp))) {
       ch.read(b); // the whole line (~300 bytes) comes in one read
     } catch (IOException | RuntimeException e) {
       return false; // the thread is gone, or no /proc: no verdict
@@ -415,13 +427,19 @@ final class BlockDetector {
 
   /**
    * The calling thread's kernel stat file, {@code /proc/self/task/TID/stat}, or null off Linux
-   * (or without /proc). Called by each M on its own thread when it starts (one readlink).
+   * (or without /proc). Called by each M on its own thread when it starts (one realpath, one
+   * access): through java.io, whose classes every JVM has initialised at startup, since NIO's
+   * file system costs a fresh JVM ~2 ms to set up, on the way to the executor's first task.
    */
-  static Path ownStatFile() {
+  static String ownStatFile() {
     try {
-      Path self = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "PID/task/TID"
-      Path stat = Path.of("/proc/self/task", self.getFileName().toString(), "stat");
-      return Files.isReadable(stat) ? stat : null;
+      String self = new File("/proc/thread-self").getCanonicalPath(); // "/proc/PID/task/TID"
+      int slash = self.lastIndexOf('/');
+      if (!self.startsWith("/proc/") || slash < 0) {
+        return null;
+      }
+      File stat = new File("/proc/self/task/".concat(self.substring(slash + 1)).concat("/stat"));
+      return stat.canRead() ? stat.getPath() : null;
     } catch (IOException | RuntimeException e) {
       return null;
     }

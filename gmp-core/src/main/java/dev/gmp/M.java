@@ -65,9 +65,11 @@ final class M implements Runnable {
 
   /**
    * The thread's kernel stat file for sysmon's BlockDetector, or null (off Linux, or the detector
-   * switched off). Written by run() before the M first acquires a P, like runner.
+   * switched off). Written by run() before the M first acquires a P, like runner. A String: the
+   * M finds it with java.io, so that its start does not initialise NIO's file system (BlockDetector
+   * #ownStatFile); sysmon makes the Path when it first reads the file.
    */
-  java.nio.file.Path osStat;
+  String osStat;
 
   /** sysmon's private view of this M's thread for the block detector (sysmon's thread only). */
   final BlockDetector.Sample det = new BlockDetector.Sample();

@@ -263,7 +263,7 @@ class UnmarkedBlockingTest {
         "an architecture whose futex call gmp knows");
     GmpExecutor ex = one(); // a slice of an hour: this wait never lasts one
     Thread holder = holdInit(ShortHeldInit::touch, SHORT_INIT_ENTERED);
-    java.nio.file.Path[] stat = new java.nio.file.Path[1];
+    String[] stat = new String[1];
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch waited = new CountDownLatch(1);
     ex.execute(() -> {
@@ -317,9 +317,9 @@ class UnmarkedBlockingTest {
   }
 
   /** Whether the kernel has the thread of this stat file asleep inside the JVM (a futex). */
-  private static boolean inVm(java.nio.file.Path stat) {
+  private static boolean inVm(String stat) {
     try {
-      byte[] line = java.nio.file.Files.readAllBytes(stat.resolveSibling("syscall"));
+      byte[] line = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(stat).resolveSibling("syscall"));
       return BlockDetector.classifyCall(ByteBuffer.wrap(line), line.length) == BlockDetector.IN_VM;
     } catch (java.io.IOException e) {
       return false;
