@@ -28,6 +28,7 @@ public final class AccessCost {
     volatile int v;
     volatile Object r;
     int plain;
+    Object plainRef;
   }
 
   /** A subclass's own field: AtomicInteger's accessors use Unsafe with no class check. */
@@ -86,6 +87,28 @@ public final class AccessCost {
     h.plain = i;
   }
 
+  /** setRelease spelled as a fence and a plain store (what C2 makes of setRelease anyway). */
+  static void releaseFenceStore(Holder h, int i) {
+    VarHandle.releaseFence();
+    h.plain = i;
+  }
+
+  static void releaseFenceStoreRef(Holder h, Object o) {
+    VarHandle.releaseFence();
+    h.plainRef = o;
+  }
+
+  /** getAcquire spelled as a plain load and a fence. */
+  static int loadAcquireFence(Holder h) {
+    int v = h.plain;
+    VarHandle.acquireFence();
+    return v;
+  }
+
+  static int volatileLoad(Holder h) {
+    return h.v;
+  }
+
   public static void main(String[] args) {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 3_000_000;
     Holder h = new Holder();
@@ -129,7 +152,25 @@ public final class AccessCost {
       for (int i = 0; i < n; i++) {
         plainStore(h, i);
       }
-      report(sb, "plain store", t, n);
+      t = report(sb, "plain store", t, n);
+      for (int i = 0; i < n; i++) {
+        releaseFenceStore(h, i);
+      }
+      t = report(sb, "releaseFence + plain store", t, n);
+      for (int i = 0; i < n; i++) {
+        releaseFenceStoreRef(h, (i & 1) == 0 ? o : null);
+      }
+      t = report(sb, "releaseFence + plain store (ref)", t, n);
+      int sum = 0;
+      for (int i = 0; i < n; i++) {
+        sum += volatileLoad(h);
+      }
+      t = report(sb, "volatile load", t, n);
+      for (int i = 0; i < n; i++) {
+        sum += loadAcquireFence(h);
+      }
+      report(sb, "plain load + acquireFence", t, n);
+      sb.append(sum == 42 ? " " : "");
       System.out.println(sb);
     }
   }
