@@ -56,7 +56,7 @@ final class Counters {
       if (m.life() != M.NEW) {
         threads++; // an M that startm is still getting a thread for is not a thread yet
       }
-      completed += m.completed();
+      completed += m.completedAcquire();
       steals += m.steals();
       G g = m.curg();
       if (g != null) {

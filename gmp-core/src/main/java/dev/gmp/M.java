@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
@@ -23,10 +24,6 @@ final class M implements Runnable {
       AtomicIntegerFieldUpdater.newUpdater(M.class, "life");
   private static final AtomicReferenceFieldUpdater<M, P> U_NEXTP =
       AtomicReferenceFieldUpdater.newUpdater(M.class, P.class, "nextp");
-  private static final AtomicReferenceFieldUpdater<M, G> U_CURG =
-      AtomicReferenceFieldUpdater.newUpdater(M.class, G.class, "curg");
-  private static final AtomicLongFieldUpdater<M> U_COMPLETED =
-      AtomicLongFieldUpdater.newUpdater(M.class, "completed");
   private static final AtomicIntegerFieldUpdater<M> U_SPARE =
       AtomicIntegerFieldUpdater.newUpdater(M.class, "spare");
   private static final AtomicLongFieldUpdater<M> U_STEALS =
@@ -152,9 +149,16 @@ final class M implements Runnable {
 
   private volatile int life = NEW;
 
-  private volatile G curg;
+  /**
+   * The task this M runs, and how many it has finished: one writer (this M), written twice and
+   * once per task. Plain fields with explicit fences (setRelease and getAcquire spelled as
+   * fences) rather than volatile fields written through updaters, whose class checks are JNI or
+   * runtime calls until C2 compiles the caller: where a fresh JVM runs its first tasks (docs/
+   * design.md, section 2). Other threads load and then fence; the owner reads its own writes.
+   */
+  private G curg;
 
-  private volatile long completed;
+  private long completed;
 
   private volatile long steals;
 
@@ -222,32 +226,45 @@ final class M implements Runnable {
       return null;
     }
     P pp = p;
-    G cur = curg();
+    G cur = curg; // plain: our own write
     return pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning
         ? pp
         : null;
   }
 
+  /** The current task, read by another thread (sysmon, stats, the dump). */
   G curg() {
-    return curg; // acquire: sysmon/stats then read the G's own fields
+    G g = curg;
+    VarHandle.acquireFence(); // acquire: the reader then reads the G's own fields
+    return g;
+  }
+
+  /** The current task, read by this M's own thread (or a virtual thread on it): its own write. */
+  G curgOwn() {
+    return curg;
   }
 
   void setCurg(G g) {
-    U_CURG.lazySet(this, g); // release: pairs with curg()
+    VarHandle.releaseFence(); // release: pairs with curg()'s fence; the G was set up before
+    curg = g;
   }
 
+  /** The count, read by this M itself or under the lock once it has exited. */
   long completed() {
     return completed;
   }
 
   long completedAcquire() {
-    return completed; // acquire: pairs with incCompleted's release
+    long c = completed;
+    VarHandle.acquireFence(); // acquire: pairs with incCompleted's fence
+    return c;
   }
 
   void incCompleted() {
     // Release, single writer: sysmon that sees the new count also sees curg cleared before it,
     // so (completed, curg) read in that order names one task (SysmonRetake.retakeFromTask).
-    U_COMPLETED.lazySet(this, completed + 1);
+    VarHandle.releaseFence();
+    completed = completed + 1;
   }
 
   /**
@@ -267,7 +284,7 @@ final class M implements Runnable {
   /** Since when the current task is in its state, or 0 if not known (the dump). */
   long sinceCurrent() {
     long t = since;
-    return sinceTask == completed ? t : 0;
+    return sinceTask == completedAcquire() ? t : 0;
   }
 
   long steals() {

@@ -22,7 +22,7 @@ final class Syscall {
     if (m == null || m.p == null) {
       return work.call(); // not a worker, or a spare finishing its task P-less: nothing to hand off
     }
-    G gp = m.curg();
+    G gp = m.curgOwn();
     if (gp == null || gp.status() != G.Grunning) {
       return work.call(); // not inside a task, or already inside blocking(): nothing to hand off
     }

@@ -146,7 +146,7 @@ final class Timers {
     M m = ThreadTable.currentM();
     if (m != null && m.sched == s) {
       P pp = m.p;
-      if (pp != null && m.curg() != null && pp.status() == P.Prunning) {
+      if (pp != null && m.curgOwn() != null && pp.status() == P.Prunning) {
         return pp;
       }
     }
