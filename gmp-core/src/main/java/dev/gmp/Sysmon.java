@@ -257,7 +257,10 @@ final class Sysmon implements Runnable {
 
   private void loop() {
     long d = MIN_DELAY_NANOS;
-    lastCpuCheck = System.nanoTime() - CPU_CHECK_NANOS; // the first round looks at once
+    // The first look is a period away, as Go's sysmon follows schedinit's read: build() has just
+    // read the count, and this thread's first rounds share the CPUs with the executor's first
+    // task, interpreted (the look loads Resize and may read cgroup files).
+    lastCpuCheck = System.nanoTime();
     while (s.runState < Scheduler.TIDYING) {
       long slept = System.nanoTime();
       LockSupport.parkNanos(this, d);
