@@ -7,7 +7,6 @@
 module dev.gmp {
   requires java.management;
   requires jdk.jfr;
-  requires org.jctools.core;
   requires static micrometer.core;
 
   exports dev.gmp;

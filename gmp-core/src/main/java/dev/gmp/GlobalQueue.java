@@ -2,7 +2,6 @@ package dev.gmp;
 
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntToLongFunction;
-import org.jctools.queues.atomic.MpscAtomicArrayQueue;
 
 /**
  * The global run queue (Go's sched.runq) behind the scheduler lock (Go's sched.lock, which
@@ -17,9 +16,10 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  *       g.schedlink; on the JVM that makes every put and get touch each G's cache line under the
  *       lock, while here batches move with array copies and a G is first touched by the M that
  *       runs it (docs/design.md, deviations);
- *   <li>the injection side: outside submitters {@link #inject} into a lock-free MPSC queue
- *       (JCTools, the field-updater variant: no Unsafe), without the lock. Its consumer side is
- *       touched only under the lock, which makes it single-consumer.
+ *   <li>the injection side: outside submitters {@link #inject} into a lock-free MPSC ring
+ *       ({@link InjectionQueue}: JCTools' MpscArrayQueue algorithm, its slots reached with
+ *       fences), without the lock. Its consumer side is touched only under the lock, which makes
+ *       it single-consumer.
  * </ul>
  *
  * <p>Nothing under the lock waits for another thread: injected Gs move onto the array with
@@ -56,11 +56,11 @@ final class GlobalQueue {
   /**
    * Outside submissions, moved onto buf by locked takes. Bounded on purpose: its offer makes the
    * G countable with the CAS on the producer index (a full barrier), before the element store,
-   * on every path. The unbounded variant publishes the index that links a new chunk with a
-   * lazySet after its last barrier, which would need a full fence after every inject (its cost
-   * measured in docs/design.md, section 2.2).
+   * on every path. (JCTools' unbounded queue published the index that links a new chunk with a
+   * lazySet after its last barrier, which would need a full fence after every inject: its cost
+   * measured in docs/design.md, section 2.2.)
    */
-  private final MpscAtomicArrayQueue<G> injected = new MpscAtomicArrayQueue<>(INJECT_CAPACITY);
+  private final InjectionQueue injected = new InjectionQueue(INJECT_CAPACITY);
 
   /** Ids for Gs that came in through {@link #inject} (they are numbered when moved, in order). */
   private final IntToLongFunction goids;
@@ -176,6 +176,11 @@ final class GlobalQueue {
     }
     lockedCount--;
     return locked.pop();
+  }
+
+  /** Tests: an outside submitter that has claimed its slot and not stored its G yet. */
+  void claimInjectionSlotForTest() {
+    injected.claimSlotForTest();
   }
 
   /** Tests: positions as if {@code start} Gs had been appended and taken before. Empty only. */

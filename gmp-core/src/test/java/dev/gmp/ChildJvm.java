@@ -9,10 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
- * A fresh JVM that runs one of the tests' main classes with gmp-core and JCTools (and nothing
+ * A fresh JVM that runs one of the tests' main classes with gmp-core (and nothing
  * else of the test class path) on its class path: for what only a fresh JVM shows (what loads,
  * what is printed, JFR's state at start).
  */
@@ -30,7 +29,6 @@ final class ChildJvm {
   static Result run(Class<?> main, long seconds, String... jvmArgs) throws Exception {
     String cp = String.join(File.pathSeparator,
         codeSource(GmpExecutor.class).toString(),
-        codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
         codeSource(main).toString());
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

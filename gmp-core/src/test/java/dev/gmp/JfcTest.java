@@ -20,7 +20,6 @@ import jdk.jfr.Event;
 import jdk.jfr.Name;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 import org.junit.jupiter.api.Test;
 
 /** The shipped gmp.jfc: every gmp event on, and the command the README gives works. */
@@ -57,7 +56,6 @@ class JfcTest {
     }
     String cp = String.join(File.pathSeparator,
         ChildJvm.codeSource(GmpExecutor.class).toString(),
-        ChildJvm.codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
         ChildJvm.codeSource(JfcMain.class).toString());
     Process p = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -85,7 +83,6 @@ class JfcTest {
     // A fresh JVM, where no gmp event has been emitted (emitting registers a type too).
     String cp = String.join(File.pathSeparator,
         ChildJvm.codeSource(GmpExecutor.class).toString(),
-        ChildJvm.codeSource(MpscUnboundedAtomicArrayQueue.class).toString(),
         ChildJvm.codeSource(EventTypesMain.class).toString());
     Path out = Files.createTempFile("gmp-types", ".out");
     try {

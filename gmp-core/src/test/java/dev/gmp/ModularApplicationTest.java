@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
-import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +64,7 @@ class ModularApplicationTest {
         }
         """;
     List<String> out = compileAndRun("module app { requires dev.gmp; }", main,
-        List.of(codeSource(GmpExecutor.class), codeSource(MpscUnboundedAtomicArrayQueue.class)));
+        List.of(codeSource(GmpExecutor.class)));
     assertEquals(List.of("app dev.gmp", "42", "true", "false"), out);
   }
 
@@ -90,7 +89,7 @@ class ModularApplicationTest {
         }
         """;
     List<Path> mp = new ArrayList<>(List.of(
-        codeSource(GmpExecutor.class), codeSource(MpscUnboundedAtomicArrayQueue.class),
+        codeSource(GmpExecutor.class),
         codeSource(MeterRegistry.class), codeSource(KeyValue.class),
         codeSource(Observation.class), codeSource(Histogram.class)));
     List<String> out = compileAndRun(
@@ -127,7 +126,7 @@ class ModularApplicationTest {
         }
         """;
     List<String> out = compileAndRun("module app { requires dev.gmp; requires jdk.jfr; }", main,
-        List.of(codeSource(GmpExecutor.class), codeSource(MpscUnboundedAtomicArrayQueue.class)),
+        List.of(codeSource(GmpExecutor.class)),
         dir.resolve("rec.jfr").toString());
     assertEquals(List.of("1", "true"), out);
   }
@@ -160,7 +159,7 @@ class ModularApplicationTest {
         }
         """;
     List<Path> mp =
-        List.of(codeSource(GmpExecutor.class), codeSource(MpscUnboundedAtomicArrayQueue.class));
+        List.of(codeSource(GmpExecutor.class));
     String info = "module app { requires dev.gmp; }";
     assertEquals(List.of("refused true true true"), compileAndRun(info, main, mp, List.of()));
     assertEquals(List.of("refused true true true"), compileAndRun(info, main, mp,
