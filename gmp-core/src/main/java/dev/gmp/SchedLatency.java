@@ -30,7 +30,7 @@ import java.util.function.LongConsumer;
  * stripes without stopping anyone: counts may be from slightly different instants, never torn.
  *
  * <p>HdrHistogram would give the same percentiles but its recorder is single-writer or takes a
- * WriterReaderPhaser per record, and gmp-core keeps its dependencies to JCTools.
+ * WriterReaderPhaser per record, and gmp-core has no runtime dependency.
  */
 final class SchedLatency {
   /** One G in this many is sampled (a power of two: the test is a mask). */
