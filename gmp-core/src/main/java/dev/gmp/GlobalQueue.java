@@ -22,13 +22,13 @@ import java.util.function.IntToLongFunction;
  *       it single-consumer.
  * </ul>
  *
- * <p>Nothing under the lock waits for another thread: injected Gs move onto the array with
- * {@code relaxedPoll}, which returns null for a slot a producer has claimed but not yet filled
- * (a poll that spun there, as JCTools' does, would let a preempted submitter hold every M at
- * the lock), and each take moves as many as it takes (at most one batch, 128 Gs), so lock hold
- * times do not grow with the backlog. Order: FIFO within each side; an injected G queues behind what was on
- * the array when a take moved it, so it waits at most one array's length (no starvation), but a
- * locked put may overtake an earlier injection (the two come from different threads anyway).
+ * <p>Nothing under the lock waits for another thread: injected Gs move onto the array with {@code
+ * relaxedPoll}, which returns null for a slot a producer has claimed but not yet filled (a poll
+ * that spun there, as JCTools' does, would let a preempted submitter hold every M at the lock), and
+ * each take moves as many as it takes (at most one batch, 128 Gs), so lock hold times do not grow
+ * with the backlog. Order: FIFO within each side; an injected G queues behind what was on the array
+ * when a take moved it, so it waits at most one array's length (no starvation), but a locked put
+ * may overtake an earlier injection (the two come from different threads anyway).
  *
  * <p>"Visible" is "takeable": {@link #size} and {@link #liveSizeLocked} count the injection side
  * only once its oldest slot is filled, since a take stops at a slot a producer has claimed and not

@@ -319,7 +319,8 @@ class UnmarkedBlockingTest {
   /** Whether the kernel has the thread of this stat file asleep inside the JVM (a futex). */
   private static boolean inVm(String stat) {
     try {
-      byte[] line = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(stat).resolveSibling("syscall"));
+      java.nio.file.Path call = java.nio.file.Path.of(stat).resolveSibling("syscall");
+      byte[] line = java.nio.file.Files.readAllBytes(call);
       return BlockDetector.classifyCall(ByteBuffer.wrap(line), line.length) == BlockDetector.IN_VM;
     } catch (java.io.IOException e) {
       return false;

@@ -20,7 +20,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
  * one never.
  */
 @JCStressTest
-@Description("InjectionQueue: offer vs relaxedPoll across the wrap and a full ring; once each, in order")
+@Description("InjectionQueue: offer vs poll across the wrap and a full ring; once each, in order")
 @Outcome(id = "ok .*", expect = ACCEPTABLE, desc = "every accepted G once, in order")
 @Outcome(expect = FORBIDDEN, desc = "a G lost, taken twice, out of order, or a rejected one taken")
 @State
