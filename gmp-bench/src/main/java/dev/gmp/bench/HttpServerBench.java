@@ -263,7 +263,7 @@ public class HttpServerBench {
 
   /** A stats line for gmp after a run, for diagnosis (printed by {@link #main}). */
   static String gmpStats(ExecutorService es) {
-    return es instanceof GmpExecutor g ? g.stats().toString() : "";
+    return es instanceof GmpExecutor g ? g.stats() + " " + g.schedulingLatency() : "";
   }
 
   /**
