@@ -1,10 +1,12 @@
 package dev.gmp;
 
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
- * (Go: 20 us, see MIN_DELAY_NANOS; 50 us after retaking a blocked task's P, BLOCKED_DELAY_NANOS)
+ * (Go: 20 us, see MIN_DELAY_NANOS; 50 us after retaking a blocked task's P, BLOCKED_DELAY_NANOS,
+ * and for 1 ms after that a backlog with no P idle ends the sleep: NUDGE_WINDOW_NANOS)
  * between rounds while it has something to do, doubles the sleep
  * after 50 idle rounds up to 10 ms, and parks when every P is idle, until work waits that no idle
  * P can take, a blocking call starts or a thread start needs watching. Each round it
@@ -49,6 +51,30 @@ final class Sysmon implements Runnable {
    * 1.15-1.25x the requests at the same CPU per request (docs/benchmarks.md, "Servers").
    */
   static final long BLOCKED_DELAY_NANOS = 50_000;
+
+  /**
+   * For this long after a round that retook a blocked task's P, work that waits with no P idle
+   * ends sysmon's sleep ({@link #wakeForBacklog}): 1 ms. In a server whose handlers block
+   * unmarked, the next request usually arrives while both Ps sit in blocked handlers, and a retake
+   * is the only way it runs; waiting out the sleep added a round (~180 us under load) to each
+   * request. A CPU-bound backlog never arms it: only a blocked retake does.
+   */
+  static final long NUDGE_WINDOW_NANOS = 1_000_000;
+
+  private static final AtomicIntegerFieldUpdater<Sysmon> U_NUDGE =
+      AtomicIntegerFieldUpdater.newUpdater(Sysmon.class, "nudge");
+
+  /**
+   * NUDGE_ARMED: a blocked retake was recent, the next backlog ends the sleep; NUDGED: one did
+   * (the round that follows skips its lateness sample, as after a kick); 0 otherwise.
+   */
+  private volatile int nudge;
+
+  private static final int NUDGE_ARMED = 1;
+  private static final int NUDGED = 2;
+
+  /** When the last round that retook a blocked task's P ran (sysmon's thread only). */
+  private long lastBlockedRetake;
 
   /** A marked blocking call is retaken once it is at least this old (Go: one sysmon tick). */
   static final long SYSCALL_MIN_AGE_NANOS = 20_000;
@@ -175,11 +201,15 @@ final class Sysmon implements Runnable {
    * retake may be all that frees a P for it. Not when a task merely starts after an idle period:
    * beside idle Ps nothing needs a watcher, and that wake-up (a lock and an unpark before the
    * first task, then rounds through the burst) was most of gmp's CPU per task on outside bursts
-   * (docs/benchmarks.md, "sysmon sleeps through light load"). One volatile read when awake.
+   * (docs/benchmarks.md, "sysmon sleeps through light load"). Awake, it also ends the sleep
+   * between rounds for a short while after a blocked task's P was retaken (NUDGE_WINDOW_NANOS).
+   * Two volatile reads otherwise.
    */
   void wakeForBacklog() {
     if (waiting) {
       wakeIfWaiting();
+    } else if (nudge == NUDGE_ARMED && U_NUDGE.compareAndSet(this, NUDGE_ARMED, NUDGED)) {
+      wake(); // CAS: one unpark per armed round, however many submitters see the backlog
     }
   }
 
@@ -261,10 +291,16 @@ final class Sysmon implements Runnable {
     // read the count, and this thread's first rounds share the CPUs with the executor's first
     // task, interpreted (the look loads Resize and may read cgroup files).
     lastCpuCheck = System.nanoTime();
+    lastBlockedRetake = lastCpuCheck - NUDGE_WINDOW_NANOS; // no retake yet: not armed
     while (s.runState < Scheduler.TIDYING) {
       long slept = System.nanoTime();
       LockSupport.parkNanos(this, d);
       slept = System.nanoTime() - slept;
+      if (slept < SUSPECT_DELAY_NANOS && nudge == NUDGED) {
+        // Never two looks closer than Go's tick: the detector's verdict reads "mostly off the CPU
+        // between two looks", which a task in microsecond-long lock waits passes over 5 us.
+        LockSupport.parkNanos(this, SUSPECT_DELAY_NANOS - slept);
+      }
       // Nothing interrupts sysmon on purpose: a container's leaked-thread cleanup or a
       // ThreadGroup.interrupt does. Left set, the flag would end every park at once (a spin) and
       // close the detector's /proc reads (ClosedByInterruptException): clear it and go on.
@@ -285,7 +321,8 @@ final class Sysmon implements Runnable {
   /** One round after a sleep of {@code slept} ns asked as {@code d}; returns the next sleep. */
   private long round(long d, long slept) {
     s.counters.sysmonWakeups++; // sysmon is the only writer (Counters)
-    if (!kicked) { // a kick ends the sleep early: no sample
+    boolean nudged = takeNudge();
+    if (!kicked && !nudged) { // a kick or a nudge ends the sleep early: no sample
       oversubscription.sample(slept - d, s.retake.callNanos());
     }
     if (kicked) {
@@ -323,8 +360,31 @@ final class Sysmon implements Runnable {
       idleRounds = 0;
     }
     d = nextSleep(d, idleRounds, rules.blockedThisRound, suspects);
+    if (rules.blockedThisRound != 0) {
+      lastBlockedRetake = now;
+    }
+    if (now - lastBlockedRetake < NUDGE_WINDOW_NANOS) {
+      armNudge();
+    }
     delay = d;
     return d;
+  }
+
+  /**
+   * Lets the next backlog end the coming sleep (sysmon, at a round's end). A volatile write, then
+   * the park: a submitter that reads it and wins the CAS unparks us, and an unpark that comes
+   * before the park makes the park return at once (LockSupport's permit), so none is lost.
+   */
+  void armNudge() {
+    nudge = NUDGE_ARMED;
+  }
+
+  /**
+   * Disarms the nudge for the round that starts (the round itself serves any backlog; it re-arms
+   * at its end): true if a nudge ended the sleep. One volatile read when nothing was armed.
+   */
+  boolean takeNudge() {
+    return nudge != 0 && U_NUDGE.getAndSet(this, 0) == NUDGED;
   }
 
   /**
