@@ -127,7 +127,8 @@ import java.util.function.IntToLongFunction;
  * (M#cancelNextp, Spares#takeLateHandoffLocked) on that M's nextp; a submitted task's run by its
  * M, by a waiter in place and shutdownNow's return of it on the future's runner
  * (HelpingFuture#run, HelpingFuture#claimForReturn); an execute of a future vs another on its G's
- * status (HelpingFuture#claimQueue).
+ * status (HelpingFuture#claimQueue); outside submitters on sysmon's nudge (Sysmon#nudge: the
+ * winner unparks it; no fence needed, LockSupport keeps an unpark that comes before the park).
  *
  * <p>docs/design.md maps each seed mechanism onto these classes.
  */
@@ -354,6 +355,9 @@ final class Scheduler extends SchedulerPad1 {
     // that M reads after its npidle++), exactly as for a local spawn.
     if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (idle.npidle > 0 && idle.nmspinning() == 0)) {
       idle.wakep();
+    }
+    if (idle.npidle == 0) {
+      sysmon.nudge(); // every P taken: after a blocked retake, the next one may be all that runs g
     }
     idle.wakeAnotherIfStale(); // a spinner counted but late, beside an idle P: one more
   }

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
  * (Go: 20 us, see MIN_DELAY_NANOS; 50 us after retaking a blocked task's P, BLOCKED_DELAY_NANOS,
- * and for 1 ms after that a backlog with no P idle ends the sleep: NUDGE_WINDOW_NANOS)
+ * and for 1 ms after that an outside submission with no P idle ends the sleep: NUDGE_WINDOW_NANOS)
  * between rounds while it has something to do, doubles the sleep
  * after 50 idle rounds up to 10 ms, and parks when every P is idle, until work waits that no idle
  * P can take, a blocking call starts or a thread start needs watching. Each round it
@@ -53,8 +53,8 @@ final class Sysmon implements Runnable {
   static final long BLOCKED_DELAY_NANOS = 50_000;
 
   /**
-   * For this long after a round that retook a blocked task's P, work that waits with no P idle
-   * ends sysmon's sleep ({@link #wakeForBacklog}): 1 ms. In a server whose handlers block
+   * For this long after a round that retook a blocked task's P, an outside submission that finds
+   * no P idle ends sysmon's sleep ({@link #nudge}): 1 ms. In a server whose handlers block
    * unmarked, the next request usually arrives while both Ps sit in blocked handlers, and a retake
    * is the only way it runs; waiting out the sleep added a round (~180 us under load) to each
    * request. A CPU-bound backlog never arms it: only a blocked retake does.
@@ -201,14 +201,23 @@ final class Sysmon implements Runnable {
    * retake may be all that frees a P for it. Not when a task merely starts after an idle period:
    * beside idle Ps nothing needs a watcher, and that wake-up (a lock and an unpark before the
    * first task, then rounds through the burst) was most of gmp's CPU per task on outside bursts
-   * (docs/benchmarks.md, "sysmon sleeps through light load"). Awake, it also ends the sleep
-   * between rounds for a short while after a blocked task's P was retaken (NUDGE_WINDOW_NANOS).
-   * Two volatile reads otherwise.
+   * (docs/benchmarks.md, "sysmon sleeps through light load"). One volatile read when awake.
    */
   void wakeForBacklog() {
     if (waiting) {
       wakeIfWaiting();
-    } else if (nudge == NUDGE_ARMED && U_NUDGE.compareAndSet(this, NUDGE_ARMED, NUDGED)) {
+    }
+  }
+
+  /**
+   * An outside submission found every P taken: within NUDGE_WINDOW_NANOS of a blocked task's
+   * retake, ends sysmon's sleep between rounds, since a P whose task sleeps is likely what holds
+   * the new task up (a server's next request). Not for a task's own spawns: their submitter runs
+   * on a P, and in a tree of tasks that spawn, then wait, the nudge came before the wait and only
+   * added rounds (docs/benchmarks.md, "Backlog ends sysmon's sleep"). One volatile read unarmed.
+   */
+  void nudge() {
+    if (nudge == NUDGE_ARMED && U_NUDGE.compareAndSet(this, NUDGE_ARMED, NUDGED)) {
       wake(); // CAS: one unpark per armed round, however many submitters see the backlog
     }
   }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The nudge (Sysmon#wakeForBacklog after a blocked retake): armed only by sysmon, taken by one
- * submitter, and seen by exactly one round. Driven on a scheduler without a sysmon thread, so no
- * round races the test.
+ * The nudge (Sysmon#nudge: an outside submission, every P taken, after a blocked retake): armed
+ * only by sysmon, taken by one submitter, and seen by exactly one round. Driven on a scheduler
+ * without a sysmon thread, so no round races the test.
  */
 class SysmonNudgeTest {
   private static Sysmon sysmon() {
@@ -16,22 +16,22 @@ class SysmonNudgeTest {
   }
 
   @Test
-  void backlogWithoutARecentBlockedRetakeNudgesNobody() {
+  void withoutARecentBlockedRetakeNobodyIsNudged() {
     Sysmon m = sysmon();
-    m.wakeForBacklog();
-    m.wakeForBacklog();
+    m.nudge();
+    m.nudge();
     assertFalse(m.takeNudge(), "a CPU-bound backlog must not end sysmon's sleep");
   }
 
   @Test
-  void oneBacklogTakesAnArmedNudgeAndOneRoundSeesIt() {
+  void oneSubmitterTakesAnArmedNudgeAndOneRoundSeesIt() {
     Sysmon m = sysmon();
     m.armNudge();
-    m.wakeForBacklog();
-    m.wakeForBacklog(); // a second submitter finds it taken
+    m.nudge();
+    m.nudge(); // a second submitter finds it taken
     assertTrue(m.takeNudge(), "the round after a nudge skips its lateness sample");
     assertFalse(m.takeNudge(), "a nudge is seen by one round only");
-    m.wakeForBacklog();
+    m.nudge();
     assertFalse(m.takeNudge(), "taken at the round's start: disarmed until the round re-arms it");
   }
 
@@ -40,7 +40,15 @@ class SysmonNudgeTest {
     Sysmon m = sysmon();
     m.armNudge();
     assertFalse(m.takeNudge(), "the sleep ended on its own");
-    m.wakeForBacklog();
+    m.nudge();
     assertFalse(m.takeNudge());
+  }
+
+  @Test
+  void aTasksOwnBacklogDoesNotNudge() {
+    Sysmon m = sysmon();
+    m.armNudge();
+    m.wakeForBacklog(); // a local spawn or a spinner's last look: only the deep sleep ends
+    assertFalse(m.takeNudge(), "only outside submissions nudge");
   }
 }
