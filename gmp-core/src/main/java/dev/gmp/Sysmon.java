@@ -65,8 +65,8 @@ final class Sysmon implements Runnable {
       AtomicIntegerFieldUpdater.newUpdater(Sysmon.class, "nudge");
 
   /**
-   * NUDGE_ARMED: a blocked retake was recent, the next backlog ends the sleep; NUDGED: one did
-   * (the round that follows skips its lateness sample, as after a kick); 0 otherwise.
+   * NUDGE_ARMED: a blocked retake was recent, the next {@link #nudge} ends the sleep; NUDGED: one
+   * did (the round that follows skips its lateness sample, as after a kick); 0 otherwise.
    */
   private volatile int nudge;
 
@@ -380,9 +380,9 @@ final class Sysmon implements Runnable {
   }
 
   /**
-   * Lets the next backlog end the coming sleep (sysmon, at a round's end). A volatile write, then
-   * the park: a submitter that reads it and wins the CAS unparks us, and an unpark that comes
-   * before the park makes the park return at once (LockSupport's permit), so none is lost.
+   * Lets the next {@link #nudge} end the coming sleep (sysmon, at a round's end). A volatile
+   * write, then the park: a submitter that reads it and wins the CAS unparks us, and an unpark that
+   * comes before the park makes the park return at once (LockSupport's permit), so none is lost.
    */
   void armNudge() {
     nudge = NUDGE_ARMED;
