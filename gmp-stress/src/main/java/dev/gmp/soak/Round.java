@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -987,12 +988,15 @@ final class Round {
           ? d > w / 2 || (q && d > refCpu / 2 && d > SPIN_FLOOR_NANOS)
           : q && d > w / 2;
       if (spins) {
+        // Where the thread is now, and the executor's view: a spin that is over by the time
+        // the window closes still leaves its cause in the counters and the dump.
         fail(String.format(Locale.ROOT,
             "idle executor spins: %s used %.0f ms CPU of a %.0f ms idle window, in which a"
                 + " spinning thread of the soak got %.0f ms (interrupts: %d of sysmon, %d of"
-                + " workers)",
+                + " workers); its stack now: %s; %s%n%s",
             ts.get(i).getName(), d / 1e6, w / 1e6, refCpu / 1e6, interruptsSysmon.get(),
-            interruptsWorkers.get()));
+            interruptsWorkers.get(), Arrays.toString(ts.get(i).getStackTrace()), ex.stats(),
+            ex.dump()));
       }
     }
     return new IdleCpu(q, w, sum, max, maxName, refCpu, factory.calls.get() - made0);
