@@ -2,11 +2,13 @@ package dev.gmp;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
@@ -231,6 +233,39 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
       return;
     }
     sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
+  }
+
+  /**
+   * Runs every task and returns their futures, in the collection's order, once all are done
+   * (AbstractExecutorService's contract: if interrupted, or if a task cannot be accepted, every
+   * future is cancelled and the exception thrown). It waits for the futures newest first, as
+   * ForkJoinPool's invokeAll does: from one of this executor's tasks each wait runs a task no
+   * thread has started yet in place, at the end of the queue the other workers do not steal from;
+   * from any other thread the newest task is about the last to run, so the caller blocks about
+   * once instead of once for each task it catches up with.
+   *
+   * @throws NullPointerException if tasks or any of its elements is null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks)
+      throws InterruptedException {
+    return HelpingFuture.invokeAll(this, tasks);
+  }
+
+  /**
+   * As {@link #invokeAll(Collection)}, within {@code timeout}: the futures of tasks not done
+   * when it elapses are cancelled (AbstractExecutorService's contract). A timed wait never runs
+   * a task in place: its run could outlast the timeout.
+   *
+   * @throws NullPointerException if tasks, any of its elements, or unit is null
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public <T> List<Future<T>> invokeAll(
+      Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+      throws InterruptedException {
+    return HelpingFuture.invokeAll(this, tasks, timeout, unit);
   }
 
   /**

@@ -1,10 +1,14 @@
 package dev.gmp;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -412,5 +416,92 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
           default -> "[Cancelled]";
         };
     return getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this)) + what;
+  }
+
+  // ---------------------------------------------------------------- invokeAll
+
+  /**
+   * GmpExecutor#invokeAll: AbstractExecutorService's, waiting newest first (see there). Here and
+   * not in GmpExecutor so that the exception types of its catch clauses load with the first
+   * invokeAll, not with the first executor.
+   */
+  static <T> List<Future<T>> invokeAll(
+      ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks)
+      throws InterruptedException {
+    Objects.requireNonNull(tasks, "tasks");
+    ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
+    try {
+      for (Callable<T> t : tasks) {
+        RunnableFuture<T> f = ex.newTaskFor(t);
+        futures.add(f);
+        ex.execute(f);
+      }
+      for (int i = futures.size() - 1; i >= 0; i--) {
+        Future<T> f = futures.get(i);
+        if (!f.isDone()) {
+          try {
+            f.get();
+          } catch (CancellationException | ExecutionException ignore) {
+            // done: its future reports how
+          }
+        }
+      }
+      return futures;
+    } catch (Throwable e) {
+      cancelAll(futures);
+      throw e;
+    }
+  }
+
+  /** GmpExecutor#invokeAll with a timeout: AbstractExecutorService's, waiting newest first. */
+  static <T> List<Future<T>> invokeAll(
+      ScheduledExecutorSupport ex,
+      Collection<? extends Callable<T>> tasks,
+      long timeout,
+      TimeUnit unit)
+      throws InterruptedException {
+    Objects.requireNonNull(tasks, "tasks");
+    Objects.requireNonNull(unit, "unit");
+    long nanos = unit.toNanos(timeout);
+    long deadline = System.nanoTime() + nanos;
+    ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
+    try {
+      for (Callable<T> t : tasks) {
+        futures.add(ex.newTaskFor(t));
+      }
+      int n = futures.size();
+      for (int i = 0; i < n; i++) {
+        // The deadline is checked between submissions, as AbstractExecutorService does: with
+        // few workers, submitting may itself take the whole timeout.
+        if ((i == 0 ? nanos : deadline - System.nanoTime()) <= 0L) {
+          cancelAll(futures);
+          return futures;
+        }
+        ex.execute((Runnable) futures.get(i));
+      }
+      for (int i = n - 1; i >= 0; i--) {
+        Future<T> f = futures.get(i);
+        if (!f.isDone()) {
+          try {
+            f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+          } catch (CancellationException | ExecutionException ignore) {
+            // done: its future reports how
+          } catch (TimeoutException timedOut) {
+            cancelAll(futures);
+            return futures;
+          }
+        }
+      }
+      return futures;
+    } catch (Throwable e) {
+      cancelAll(futures);
+      throw e;
+    }
+  }
+
+  private static void cancelAll(List<? extends Future<?>> futures) {
+    for (Future<?> f : futures) {
+      f.cancel(true); // a no-op on a done one
+    }
   }
 }
