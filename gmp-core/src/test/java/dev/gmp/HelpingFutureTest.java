@@ -33,12 +33,18 @@ class HelpingFutureTest {
     return tracked.track(GmpExecutor.builder().parallelism(1).build());
   }
 
-  /** Occupies the only P of {@code ex} until {@code release} opens; returns once it runs. */
+  /**
+   * Occupies the only P of {@code ex} until {@code release} opens; returns once it runs. The
+   * occupier spins: a task parked on the latch is off the CPU, and once work is queued behind it
+   * the block detector hands its P on, so the queued task could run before the test looks.
+   */
   private static void occupy(GmpExecutor ex, CountDownLatch release) {
     CountDownLatch running = new CountDownLatch(1);
     ex.execute(() -> {
       running.countDown();
-      TestSupport.awaitQuietly(release);
+      while (release.getCount() != 0 && !Thread.currentThread().isInterrupted()) {
+        Thread.onSpinWait();
+      }
     });
     TestSupport.await(running, "the occupying task runs");
   }
