@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * The future {@code submit}, {@code invokeAll} and {@code invokeAny} hand out, and the G that
- * queues it: one 56-byte object per submitted task, where a {@code FutureTask}, the JDK's
+ * queues it: one 48-byte object per submitted task, where a {@code FutureTask}, the JDK's
  * adapter for a Runnable and a G took 96 (72 for a Callable; ForkJoinPool's adapted task is 32).
  * Every byte is allocated per task, and a fresh JVM pays a page fault for each new 4 KB of heap:
  * a thread that submits and collects futures spent a third of its time in them
@@ -59,9 +59,6 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   private static final int INTERRUPTING = 5;
   private static final int INTERRUPTED = 6;
 
-  /** {@link #outcome} before the end when {@link #work} is a Callable (a Runnable's: result). */
-  private static final Object CALLABLE = new Object();
-
   /** {@link #runner} once shutdownNow has returned the task as never started: nobody runs it. */
   private static final Object RETURNED = new Object();
 
@@ -77,31 +74,30 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   private static final AtomicReferenceFieldUpdater<HelpingFuture, CountDownLatch> DONE =
       AtomicReferenceFieldUpdater.newUpdater(HelpingFuture.class, CountDownLatch.class, "done");
 
-  // 56 bytes in all: G's 32 and six 4-byte fields.
+  // 48 bytes in all: G's 32 and four 4-byte fields. Every byte is per task (see above), so the
+  // task and its outcome share a field, and the executor is the runner field's unclaimed value.
 
   private volatile int state;
 
-  /** Null, the thread that claimed the run (kept after it: the claim is for good), or RETURNED. */
+  /**
+   * Who runs the task. Before the claim, the executor's scheduler (null for gmp-stress's bare
+   * futures): the one whose tasks may run it in place and whose execute queues it as its own G.
+   * Then the thread that claimed the run (kept: the claim is for good), or RETURNED.
+   */
   private volatile Object runner;
 
   /** Created by the first thread that has to block in get; counted down when the future ends. */
   private volatile CountDownLatch done;
 
   /**
-   * The Callable or Runnable; null once the future ends (nothing of the task stays reachable).
-   * Plain: written before the future is queued or handed out (either publishes it), read by the
-   * runner after its claim; cancel's null is a hint for the collector that a runner may miss.
+   * Before the end, the task: a Callable, or a Runnable whose result is null (others are wrapped
+   * in a {@link RunnableValue}); after it, the result or the Throwable; null once cancelled. Plain:
+   * the task is written before the future is queued or handed out (either publishes it) and read
+   * by the runner after its claim; the outcome is written before the release store of the final
+   * state and read after a volatile read of it. Cancel's null is a hint for the collector that a
+   * runner may miss.
    */
-  private Object work;
-
-  /**
-   * Before the end, {@link #CALLABLE} or a Runnable's result; after it, the result or the
-   * Throwable. Plain: written before the release store of the final state, read after a volatile
-   * read of it (the runner reads its own constructor-time value).
-   */
-  private Object outcome;
-
-  final Scheduler sched;
+  private Object slot;
 
   /**
    * A future for {@code callable}. {@code queued}: its G is claimed for queueing at birth (Gidle,
@@ -112,9 +108,10 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (!queued) {
       setStatus(Gnew); // plain: published with the future, before any claimQueue can run
     }
-    this.sched = sched;
-    this.work = Objects.requireNonNull(callable, "callable");
-    this.outcome = CALLABLE;
+    // A release store, not a volatile one (a fence per submit): the queue or whoever hands the
+    // future to another thread publishes it, with the task.
+    RUNNER.lazySet(this, sched);
+    this.slot = Objects.requireNonNull(callable, "callable");
   }
 
   /** As {@link #HelpingFuture(Scheduler, Callable, boolean)}, for a Runnable and its value. */
@@ -122,9 +119,34 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (!queued) {
       setStatus(Gnew); // as above
     }
-    this.sched = sched;
-    this.work = Objects.requireNonNull(task, "task");
-    this.outcome = value;
+    RUNNER.lazySet(this, sched); // as above
+    Objects.requireNonNull(task, "task");
+    // run() calls a Callable and runs anything else: a Runnable that is a Callable too, or one
+    // with a result to return, goes in a wrapper (rare: submit(Runnable) returns null).
+    this.slot =
+        value == null && !(task instanceof Callable) ? task : new RunnableValue<>(task, value);
+  }
+
+  /** A Runnable and the value its future returns, as a Callable (the JDK's RunnableAdapter). */
+  private static final class RunnableValue<V> implements Callable<V> {
+    private final Runnable task;
+    private final V value;
+
+    RunnableValue(Runnable task, V value) {
+      this.task = task;
+      this.value = value;
+    }
+
+    @Override
+    public V call() {
+      task.run();
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return task.toString();
+    }
   }
 
   /**
@@ -133,7 +155,9 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
    * another executor, which then queues in a G of its own like any Runnable.
    */
   boolean claimQueue(Scheduler s) {
-    return s == sched && casStatus(Gnew, Gidle); // CAS: a future executed twice queues one G
+    // A future already claimed (its run called directly) goes into a G of its own, whose run
+    // finds it claimed. CAS: a future executed twice queues one G.
+    return runner == s && casStatus(Gnew, Gidle);
   }
 
   @Override
@@ -143,13 +167,13 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (state != PENDING || !claimRun()) {
       return;
     }
-    Object w = work;
+    Object w = slot;
     if (w != null && state == PENDING) { // a cancel may have come after the first look
-      Object result = outcome;
+      Object result = null;
       int end;
       try {
-        if (result == CALLABLE) {
-          result = ((Callable<?>) w).call();
+        if (w instanceof Callable<?> c) {
+          result = c.call();
         } else {
           ((Runnable) w).run();
         }
@@ -168,15 +192,21 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   }
 
   private boolean claimRun() {
+    Object r = runner;
+    if (!unclaimed(r)) {
+      return false;
+    }
     if (Mutations.FUTURE_RUN_NO_CAS) { // a deliberate bug for gmp-stress (FutureRunOnceStress)
-      if (runner != null) {
-        return false;
-      }
       Thread.onSpinWait();
       runner = Thread.currentThread();
       return true;
     }
-    return RUNNER.compareAndSet(this, null, Thread.currentThread());
+    return RUNNER.compareAndSet(this, r, Thread.currentThread());
+  }
+
+  /** Whether a runner value says nobody has claimed the run: the scheduler, or null. */
+  private static boolean unclaimed(Object r) {
+    return r == null || r instanceof Scheduler;
   }
 
   private void finish(Object result, int end) {
@@ -189,8 +219,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     }
     // CAS: loses to a cancel that came first, and then the outcome is that cancellation.
     if (STATE.compareAndSet(this, PENDING, COMPLETING)) {
-      outcome = result;
-      work = null;
+      slot = result;
       STATE.lazySet(this, end); // release: whoever reads the final state reads outcome too
       if (Mutations.FUTURE_WAKE_EARLY) {
         if (early != null) {
@@ -231,7 +260,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
         }
       }
     } finally {
-      work = null;
+      slot = null;
       wakeWaiters();
     }
     return true;
@@ -251,9 +280,12 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   public V get() throws InterruptedException, ExecutionException {
     int s = state;
     if (s <= COMPLETING) {
-      if (inOwnTask()) {
-        run(); // here, unless a thread has claimed it (it runs, or shutdownNow returned it)
-        s = state;
+      M m = taskM();
+      if (m != null) {
+        if (runner == m.sched) {
+          run(); // ours and unclaimed: here, unless a thread claims it first
+          s = state;
+        }
         if (s <= COMPLETING) {
           s = declaredWait(false, 0L); // another thread runs it: wait as a blocking call
         }
@@ -271,7 +303,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     int s = state;
     if (s <= COMPLETING) {
       long nanos = unit.toNanos(timeout);
-      s = inOwnTask() ? declaredWait(true, nanos) : await(true, nanos);
+      s = taskM() != null ? declaredWait(true, nanos) : await(true, nanos);
       if (s <= COMPLETING) {
         throw new TimeoutException();
       }
@@ -337,12 +369,12 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   @SuppressWarnings("unchecked")
   private V report(int s) throws ExecutionException {
     if (s == SUCCEEDED) {
-      return (V) outcome;
+      return (V) slot;
     }
     if (s >= CANCELLED) {
       throw new CancellationException();
     }
-    throw new ExecutionException((Throwable) outcome);
+    throw new ExecutionException((Throwable) slot);
   }
 
   /** The final state; waits out COMPLETING (a moment). PENDING if not done. */
@@ -369,7 +401,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   @SuppressWarnings("unchecked")
   public V resultNow() {
     return switch (settled()) {
-      case SUCCEEDED -> (V) outcome;
+      case SUCCEEDED -> (V) slot;
       case FAILED -> throw new IllegalStateException("Task completed with exception");
       case PENDING -> throw new IllegalStateException("Task has not completed");
       default -> throw new IllegalStateException("Task was cancelled");
@@ -379,7 +411,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   @Override
   public Throwable exceptionNow() {
     return switch (settled()) {
-      case FAILED -> (Throwable) outcome;
+      case FAILED -> (Throwable) slot;
       case SUCCEEDED -> throw new IllegalStateException("Task completed with a result");
       case PENDING -> throw new IllegalStateException("Task has not completed");
       default -> throw new IllegalStateException("Task was cancelled");
@@ -393,13 +425,17 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
    */
   boolean claimForReturn() {
     Object r = runner;
-    return r == RETURNED || (r == null && RUNNER.compareAndSet(this, null, RETURNED));
+    return r == RETURNED || (unclaimed(r) && RUNNER.compareAndSet(this, r, RETURNED));
   }
 
-  /** True if the caller is a task of this executor, running on its P (not a spare, not blocked). */
-  private boolean inOwnTask() {
+  /**
+   * The caller's M if the caller is a task of a gmp executor running on its P (not a spare, not
+   * blocked), else null. Its wait on any future is then a declared blocking call on its own
+   * executor; it runs the task in place only if the future is of that executor.
+   */
+  private static M taskM() {
     M m = ThreadTable.currentM();
-    return m != null && m.runningTaskP(sched) != null;
+    return m != null && m.runningTaskP(m.sched) != null ? m : null;
   }
 
   /** As FutureTask's: the state, and the task while it has not ended. */
@@ -408,10 +444,13 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     String what =
         switch (settled()) {
           case SUCCEEDED -> "[Completed normally]";
-          case FAILED -> "[Completed exceptionally: " + outcome + "]";
+          case FAILED -> "[Completed exceptionally: " + slot + "]";
           case PENDING -> {
-            Object w = work;
-            yield w == null ? "[Not completed]" : "[Not completed, task = " + w + "]";
+            Object w = slot;
+            // The task, unless the future ended between the two reads (then w is its outcome).
+            yield w == null || state != PENDING
+                ? "[Not completed]"
+                : "[Not completed, task = " + w + "]";
           }
           default -> "[Cancelled]";
         };

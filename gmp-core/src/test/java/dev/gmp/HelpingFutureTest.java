@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -87,6 +88,68 @@ class HelpingFutureTest {
     assertSame(boom, f.exceptionNow());
     assertThrows(IllegalStateException.class, f::resultNow);
     assertTrue(f.toString().contains("Completed exceptionally"), f.toString());
+  }
+
+  /** A task that is both: submit(Runnable) must run it, submit(Callable) call it. */
+  private static final class RunnableCallable implements Runnable, Callable<String> {
+    volatile String how;
+
+    @Override
+    public void run() {
+      how = "run";
+    }
+
+    @Override
+    public String call() {
+      how = "call";
+      return "called";
+    }
+  }
+
+  @Test
+  void aRunnableThatIsAlsoACallableIsRunAsSubmitted() throws Exception {
+    // The future keeps one field for the task and its outcome and calls any Callable it holds,
+    // so such a Runnable (or one with a value) is wrapped; a bare one would be called instead.
+    GmpExecutor ex = tracked.track(GmpExecutor.create(2));
+    RunnableCallable plain = new RunnableCallable();
+    assertNull(ex.submit((Runnable) plain).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals("run", plain.how);
+    RunnableCallable valued = new RunnableCallable();
+    assertEquals("v", ex.submit((Runnable) valued, "v").get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals("run", valued.how);
+    RunnableCallable called = new RunnableCallable();
+    assertEquals(
+        "called", ex.submit((Callable<String>) called).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals("call", called.how);
+    // The wrapper is invisible: a pending future names the submitted task.
+    GmpExecutor busy = one();
+    CountDownLatch release = new CountDownLatch(1);
+    occupy(busy, release);
+    Future<Integer> pending = busy.submit(plain, 7);
+    assertTrue(pending.toString().contains("task = " + plain), pending.toString());
+    release.countDown();
+    assertEquals(7, pending.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aTaskOfAnotherExecutorWaitsButNeverRunsTheFutureInPlace() throws Exception {
+    GmpExecutor home = one();
+    GmpExecutor other = one();
+    CountDownLatch release = new CountDownLatch(1);
+    occupy(home, release); // home's only P is busy: the future stays queued there
+    Future<Thread> f = home.submit(Thread::currentThread);
+    AtomicReference<Thread> waiter = new AtomicReference<>();
+    Future<Thread> got = other.submit(() -> {
+      waiter.set(Thread.currentThread());
+      return f.get(); // a task, but of another executor: it waits (a declared call)
+    });
+    TestSupport.awaitCondition(
+        "the other executor's task waits in get",
+        () -> waiter.get() != null && isWaiting(waiter.get()));
+    assertFalse(f.isDone(), "not run in the other executor's task");
+    release.countDown();
+    Thread ranOn = got.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertTrue(ranOn != waiter.get(), "ran on " + ranOn);
   }
 
   @Test
@@ -222,7 +285,10 @@ class HelpingFutureTest {
     assertFalse(f.claimQueue(other.sched), "another executor's G is not queued here");
     other.execute(f);
     assertEquals("ran elsewhere", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
-    assertTrue(f.claimQueue(home.sched), "still unqueued at home");
+    // It ran in a G of the other executor's own: its G was never queued (still Gnew). A run
+    // claims the future for good, so home's execute would now wrap it too (its run a no-op).
+    assertEquals(G.Gnew, f.statusOpaque(), "its own G stayed unqueued");
+    assertFalse(f.claimQueue(home.sched), "a future that ran is not queued as its own G");
   }
 
   @Test
