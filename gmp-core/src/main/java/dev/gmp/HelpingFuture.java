@@ -461,8 +461,8 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
 
   /**
    * GmpExecutor#invokeAll: AbstractExecutorService's, waiting newest first (see there). Here and
-   * not in GmpExecutor so that the exception types of its catch clauses load with the first
-   * invokeAll, not with the first executor.
+   * not in GmpExecutor so that the exception types of its catch clauses load when this class is
+   * linked (the first submit or invokeAll), not with the first executor.
    */
   static <T> List<Future<T>> invokeAll(
       ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks)
