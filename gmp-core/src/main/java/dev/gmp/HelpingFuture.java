@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
@@ -91,11 +92,11 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
 
   /**
    * Before the end, the task: a Callable, or a Runnable whose result is null (others are wrapped
-   * in a {@link RunnableValue}); after it, the result or the Throwable; null once cancelled. Plain:
-   * the task is written before the future is queued or handed out (either publishes it) and read
-   * by the runner after its claim; the outcome is written before the release store of the final
-   * state and read after a volatile read of it. Cancel's null is a hint for the collector that a
-   * runner may miss.
+   * by {@link Executors#callable(Runnable, Object)}); after it, the result or the Throwable; null
+   * once cancelled. Plain: the task is written before the future is queued or handed out (either
+   * publishes it) and read by the runner after its claim; the outcome is written before the
+   * release store of the final state and read after a volatile read of it. Cancel's null is a
+   * hint for the collector that a runner may miss.
    */
   private Object slot;
 
@@ -122,31 +123,10 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     RUNNER.lazySet(this, sched); // as above
     Objects.requireNonNull(task, "task");
     // run() calls a Callable and runs anything else: a Runnable that is a Callable too, or one
-    // with a result to return, goes in a wrapper (rare: submit(Runnable) returns null).
+    // with a result to return, goes in the JDK's adapter (rare: submit(Runnable) returns null;
+    // FutureTask wraps every Runnable in it).
     this.slot =
-        value == null && !(task instanceof Callable) ? task : new RunnableValue<>(task, value);
-  }
-
-  /** A Runnable and the value its future returns, as a Callable (the JDK's RunnableAdapter). */
-  private static final class RunnableValue<V> implements Callable<V> {
-    private final Runnable task;
-    private final V value;
-
-    RunnableValue(Runnable task, V value) {
-      this.task = task;
-      this.value = value;
-    }
-
-    @Override
-    public V call() {
-      task.run();
-      return value;
-    }
-
-    @Override
-    public String toString() {
-      return task.toString();
-    }
+        value == null && !(task instanceof Callable) ? task : Executors.callable(task, value);
   }
 
   /**
