@@ -263,10 +263,7 @@ final class GlobalQueue {
     while (count + n > buf.length) {
       resize(buf.length * 2);
     }
-    int mask = buf.length - 1;
-    for (int i = 0; i < n; i++) {
-      buf[(head + count + i) & mask] = src[i];
-    }
+    RunQueue.copy(src, 0, -1, buf, head + count, buf.length - 1, n);
     count += n;
     appended += n;
     size = count + lockedCount;
@@ -340,9 +337,7 @@ final class GlobalQueue {
         // The common case: a plain copy into the ring, no G touched (nothing to skip).
         int mask = buf.length - 1;
         pp.runq.putBatch(buf, head, mask, k);
-        for (int i = 0; i < k; i++) {
-          buf[(head + i) & mask] = null;
-        }
+        RunQueue.clear(buf, head, mask, k);
         head = (head + k) & mask;
         count -= k;
         taken += k;
@@ -432,10 +427,7 @@ final class GlobalQueue {
   private void resize(int capacity) {
     sparseTakes = 0;
     G[] next = new G[capacity];
-    int mask = buf.length - 1;
-    for (int i = 0; i < count; i++) {
-      next[i] = buf[(head + i) & mask];
-    }
+    RunQueue.copy(buf, head, buf.length - 1, next, 0, -1, count);
     buf = next;
     head = 0;
   }

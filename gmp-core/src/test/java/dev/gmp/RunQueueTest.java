@@ -474,4 +474,66 @@ class RunQueueTest {
     }
     return n;
   }
+
+  /** The batch copies (runqputslow, runqgrab, globrunqget's batch): every wrap, in order. */
+  @Test
+  void copyMovesCircularRunsInOrderAcrossBothWraps() {
+    G[] src = new G[8];
+    G[] dst = new G[16];
+    for (int from = -9; from < 9; from++) {
+      for (int to = -17; to < 17; to += 3) {
+        for (int n = 0; n <= 8; n++) {
+          java.util.Arrays.fill(src, null);
+          java.util.Arrays.fill(dst, null);
+          for (int i = 0; i < n; i++) {
+            src[(from + i) & 7] = g(i);
+          }
+          RunQueue.copy(src, from, 7, dst, to, 15, n);
+          int copied = 0;
+          for (int i = 0; i < 16; i++) {
+            if (dst[i] != null) {
+              copied++;
+            }
+          }
+          assertEquals(n, copied, "from " + from + " to " + to);
+          for (int i = 0; i < n; i++) {
+            assertSame(src[(from + i) & 7], dst[(to + i) & 15], "from " + from + " to " + to);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void copyToAndFromPlainArraysAndClearingARing() {
+    G[] ring = new G[8];
+    for (int i = 0; i < 8; i++) {
+      ring[i] = g(i);
+    }
+    G[] plain = new G[5];
+    RunQueue.copy(ring, 6, 7, plain, 0, -1, 5); // positions 6, 7, 0, 1, 2
+    assertEquals(List.of(6L, 7L, 0L, 1L, 2L), ids(plain));
+    G[] back = new G[8];
+    RunQueue.copy(plain, 0, -1, back, 5, 7, 5); // into 5, 6, 7, 0, 1
+    assertSame(plain[0], back[5]);
+    assertSame(plain[3], back[0]);
+    assertSame(plain[4], back[1]);
+    assertNull(back[2]);
+    RunQueue.clear(ring, 6, 7, 4); // 6, 7, 0, 1
+    assertNull(ring[6]);
+    assertNull(ring[1]);
+    assertNotNull(ring[2]);
+    assertNotNull(ring[5]);
+    // A plain array overrun throws instead of copying part of the run or looping.
+    org.junit.jupiter.api.Assertions.assertThrows(
+        ArrayIndexOutOfBoundsException.class, () -> RunQueue.copy(ring, 0, 7, plain, 1, -1, 5));
+  }
+
+  private static List<Long> ids(G[] gs) {
+    List<Long> ids = new ArrayList<>();
+    for (G x : gs) {
+      ids.add(x.id());
+    }
+    return ids;
+  }
 }
