@@ -263,7 +263,10 @@ final class GlobalQueue {
     while (count + n > buf.length) {
       resize(buf.length * 2);
     }
-    RunQueue.copy(src, 0, -1, buf, head + count, buf.length - 1, n);
+    int mask = buf.length - 1;
+    for (int i = 0; i < n; i++) {
+      buf[(head + count + i) & mask] = src[i];
+    }
     count += n;
     appended += n;
     size = count + lockedCount;
@@ -337,7 +340,9 @@ final class GlobalQueue {
         // The common case: a plain copy into the ring, no G touched (nothing to skip).
         int mask = buf.length - 1;
         pp.runq.putBatch(buf, head, mask, k);
-        RunQueue.clear(buf, head, mask, k);
+        for (int i = 0; i < k; i++) {
+          buf[(head + i) & mask] = null;
+        }
         head = (head + k) & mask;
         count -= k;
         taken += k;
@@ -427,7 +432,10 @@ final class GlobalQueue {
   private void resize(int capacity) {
     sparseTakes = 0;
     G[] next = new G[capacity];
-    RunQueue.copy(buf, head, buf.length - 1, next, 0, -1, count);
+    int mask = buf.length - 1;
+    for (int i = 0; i < count; i++) {
+      next[i] = buf[(head + i) & mask];
+    }
     buf = next;
     head = 0;
   }

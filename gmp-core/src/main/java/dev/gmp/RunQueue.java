@@ -101,7 +101,9 @@ final class RunQueue extends RunQueuePad3 {
   private boolean putSlow(G g, int h, int t, GlobalQueue global) {
     int n = Switches.BATCH_OVERFLOW ? (t - h) / 2 : 1;
     G[] batch = overflowBatch;
-    copy(ring, h, MASK, batch, 0, -1, n);
+    for (int i = 0; i < n; i++) {
+      batch[i] = ring[(h + i) & MASK];
+    }
     // CAS (release): claims the n slots against thieves and publishes our reads of them.
     if (Mutations.PUTSLOW_NO_CAS) {
       HEAD.lazySet(this, h + n);
@@ -139,7 +141,9 @@ final class RunQueue extends RunQueuePad3 {
    */
   void putBatch(G[] src, int from, int srcMask, int n) {
     int t = tail; // plain: owner only
-    copy(src, from, srcMask, ring, t, MASK, n);
+    for (int i = 0; i < n; i++) {
+      ring[(t + i) & MASK] = src[(from + i) & srcMask];
+    }
     TAIL.lazySet(this, t + n); // release: publishes the n slots
   }
 
@@ -261,7 +265,9 @@ final class RunQueue extends RunQueuePad3 {
       if (n > SIZE / 2) {
         continue; // h and t read inconsistently (head moved a lot in between): retry
       }
-      copy(ring, h, MASK, batch, batchHead, MASK, n);
+      for (int i = 0; i < n; i++) {
+        batch[(batchHead + i) & MASK] = ring[(h + i) & MASK];
+      }
       // CAS (release): claims the slots; on failure someone else took them, retry.
       if (Mutations.GRAB_NO_CAS) {
         HEAD.lazySet(this, h + n);
@@ -270,40 +276,6 @@ final class RunQueue extends RunQueuePad3 {
       if (HEAD.compareAndSet(this, h, h + n)) {
         return n;
       }
-    }
-  }
-
-  /**
-   * Copies {@code n} Gs from {@code src} at position {@code from} on to {@code dst} at {@code to},
-   * each array a ring (the mask is its length - 1, a power of two: positions wrap) or plain (mask
-   * -1: the run must fit). One {@code System.arraycopy} per contiguous run, at most three: a batch
-   * of 128 is no per-element loop for the interpreter to run or for an on-stack-replacement
-   * compile, and one card-marking pass per run. Element reads and writes are plain, as the loops
-   * they replace were: the caller's CAS or release store orders them. {@code src} and {@code dst}
-   * are never the same array.
-   */
-  static void copy(G[] src, int from, int srcMask, G[] dst, int to, int dstMask, int n) {
-    while (n > 0) {
-      int s = from & srcMask;
-      int d = to & dstMask;
-      // A ring's run ends at its end; a plain array's is all n (arraycopy throws if they overrun).
-      int k =
-          Math.min(n, Math.min(srcMask < 0 ? n : src.length - s, dstMask < 0 ? n : dst.length - d));
-      System.arraycopy(src, s, dst, d, k);
-      from += k;
-      to += k;
-      n -= k;
-    }
-  }
-
-  /** Nulls {@code n} positions of the ring {@code a} from {@code from} (mask: its length - 1). */
-  static void clear(G[] a, int from, int mask, int n) {
-    while (n > 0) {
-      int s = from & mask;
-      int k = Math.min(n, a.length - s);
-      java.util.Arrays.fill(a, s, s + k, null);
-      from += k;
-      n -= k;
     }
   }
 
