@@ -37,6 +37,9 @@ import java.util.regex.Pattern;
  *                     beside every JVM of the round's busy half
  *   --gmp LABEL[=CORE_JAR]  a gmp build to compare (repeatable): its gmp-core jar goes first on
  *                     the class path; each label gets its own ForkJoinPool partner per round
+ *   --jvm-opt OPTION  one more option for every measured JVM (repeatable), e.g.
+ *                     -XX:+AlwaysPreTouch: the heap's pages touched before main, so that no
+ *                     operation pays their first-touch faults (docs/benchmarks.md)
  *   --cp CLASSPATH    the benchmarks (default: this class's jar)
  *   --java FILE       (default: this JVM's)
  *   --out DIR         writes table.md, summary.json and raw.csv
@@ -58,6 +61,7 @@ public final class ThreeViews {
   static int jvms = 5;
   static int[] ps = {1, 2, 4};
   static List<String> workloads = new ArrayList<>(ShortRuns.WORKLOADS.keySet());
+  static final List<String> jvmOpts = new ArrayList<>();
   static int ops = 30;
   static long warmMs = 1000;
   static int steadyOps = 20;
@@ -85,6 +89,7 @@ public final class ThreeViews {
           variants.add(
               eq < 0 ? new Variant(v, null) : new Variant(v.substring(0, eq), v.substring(eq + 1)));
         }
+        case "--jvm-opt" -> jvmOpts.add(v);
         case "--cp" -> cp = v;
         case "--java" -> javaBin = v;
         case "--out" -> out = Path.of(v);
@@ -206,6 +211,7 @@ public final class ThreeViews {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBin);
     cmd.addAll(List.of(CHILD_JVM));
+    cmd.addAll(jvmOpts);
     cmd.add("-cp");
     cmd.add(v != null && v.coreJar() != null ? v.coreJar() + File.pathSeparator + cp : cp);
     cmd.addAll(
@@ -367,8 +373,9 @@ public final class ThreeViews {
         String.format(
             Locale.ROOT,
             "%ngmp time / ForkJoinPool time (< 1: gmp faster), median (min-max) over %d rounds of"
-                + " fresh JVMs, executors interleaved; %d s%n",
+                + " fresh JVMs, executors interleaved%s; %d s%n",
             jvms,
+            jvmOpts.isEmpty() ? "" : ", JVM options " + String.join(" ", jvmOpts),
             seconds));
     for (String view : views) {
       for (Variant v : variants) {
@@ -500,6 +507,7 @@ public final class ThreeViews {
   static double[] jitChild(Variant v, int p, boolean gmp) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("/usr/bin/time", "-v", javaBin));
     cmd.addAll(List.of(CHILD_JVM));
+    cmd.addAll(jvmOpts);
     cmd.add("-XX:+CITime");
     cmd.add("-cp");
     cmd.add(gmp && v.coreJar() != null ? v.coreJar() + File.pathSeparator + cp : cp);
