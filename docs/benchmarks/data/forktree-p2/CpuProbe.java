@@ -13,9 +13,9 @@ public class CpuProbe {
     long end = System.nanoTime() + 3_000_000_000L;
     while (System.nanoTime() < end) op(ex);
     long[] t = new long[ops];
-    long c0 = cpu(), s0 = threadCpu("sysmon"), j0 = threadCpu("compiler");
+    long c0 = cpu(), s0 = threadCpu("sysmon");
     for (int i = 0; i < ops; i++) { long t0 = System.nanoTime(); op(ex); t[i] = System.nanoTime() - t0; }
-    long c1 = cpu(), s1 = threadCpu("sysmon"), j1 = threadCpu("compiler");
+    long c1 = cpu(), s1 = threadCpu("sysmon");
     java.util.Arrays.sort(t);
     System.out.printf("%s p=%d: mean %.3f median %.3f ms (p10 %.3f p90 %.3f) cpu/op %.3f ms sysmon cpu/op %.3f ms%n", exec, p, java.util.Arrays.stream(t).average().getAsDouble()/1e6, t[ops/2]/1e6, t[ops/10]/1e6, t[ops*9/10]/1e6, (c1-c0)/1e6/ops, (s1-s0)/1e6/ops);
     if (Boolean.getBoolean("threads")) { ThreadMXBean tb = ManagementFactory.getThreadMXBean(); for (ThreadInfo ti : tb.getThreadInfo(tb.getAllThreadIds())) if (ti != null) System.out.println("  " + ti.getThreadName()); }

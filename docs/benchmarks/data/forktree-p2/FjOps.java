@@ -21,7 +21,7 @@ public class FjOps {
     }
     Arrays.sort(times);
     System.out.printf("%s p=%d: %d threads, median %.2f ms, p90 %.2f; ops with one worker doing >83%% of the CPU: %d of %d (mean %.2f ms)%n", e, p, ws.size(), times[ops/2], times[ops*9/10], lopsided, ops, lopsided == 0 ? 0 : lopT / lopsided);
-    int low = 0; double lowT = 0, hiT = 0; int hi = 0; for (int i = 0; i < ops; i++) { if (util[i] < 1.5) { low++; } }
+    int low = 0; for (int i = 0; i < ops; i++) { if (util[i] < 1.5) { low++; } }
     double[] u = util.clone(); Arrays.sort(u);
     System.out.printf("   utilization (worker CPU / wall): p10 %.2f median %.2f p90 %.2f; ops under 1.5: %d%n", u[ops/10], u[ops/2], u[ops*9/10], low);
     Execs.shutdown(ex);

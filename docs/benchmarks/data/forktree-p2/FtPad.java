@@ -9,7 +9,7 @@ public class FtPad {
     static final AtomicIntegerFieldUpdater<Node> P = AtomicIntegerFieldUpdater.newUpdater(Node.class, "pending");
     final N parent; final CountDownLatch root; volatile int pending;
     Node(N parent, CountDownLatch root) { this.parent = parent; this.root = root; pending = root != null ? 1 : 2; }
-    void complete() { N n = this; while (n != null) { Node x = (Node) (n instanceof PNode p ? null : n); if (x == null) { ((PNode) n).complete(); return; } if (P.decrementAndGet(x) != 0) return; if (x.root != null) { x.root.countDown(); return; } n = x.parent; } }
+    void complete() { Node n = this; while (n != null && P.decrementAndGet(n) == 0) { if (n.root != null) { n.root.countDown(); return; } n = (Node) n.parent; } }
   }
   static final class PNode extends N {
     long a0, a1, a2, a3, a4, a5, a6, a7;
