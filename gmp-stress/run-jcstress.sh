@@ -273,6 +273,7 @@ if [ "$mode" = mutants ]; then
     "StealHalfStress:stealHalfDown"
     "StealHalfStress:grabNoCas"
     "RunnextReplaceVsStealStress:plainRunnext"
+    "RunnextReuseVsStealStress:nextSlotAfterCas"
     "PutSlowVsStealStress:putslowNoCas"
     "GlobalBatchStress:putslowNoLock"
     "SpinnerRecheckVsSubmitStress:noRecheck"

@@ -151,12 +151,17 @@ final class M implements Runnable {
 
   /**
    * The task this M runs, and how many it has finished: one writer (this M), written twice and
-   * once per task. Plain fields with explicit fences (setRelease and getAcquire spelled as
-   * fences) rather than volatile fields written through updaters, whose class checks are JNI or
-   * runtime calls until C2 compiles the caller: where a fresh JVM runs its first tasks (docs/
-   * design.md, section 2). Other threads load and then fence; the owner reads its own writes.
+   * once per task. Plain with explicit fences (setRelease and getAcquire spelled as fences)
+   * rather than volatile fields written through updaters, whose class checks are JNI or runtime
+   * calls until C2 compiles the caller: where a fresh JVM runs its first tasks (docs/design.md,
+   * section 2). Other threads load and then fence; the owner reads its own writes. The task sits
+   * in slot {@link CardIsland#PAD} of a card island, the M's own from its first task (on its own
+   * thread, never under the lock that creates Ms), so its two stores per task mark a card no
+   * other M's do (CardIsland).
    */
-  private G curg;
+  private G[] curgIsland = CardIsland.UNSTARTED_M;
+
+  private static final int CURG = CardIsland.PAD;
 
   private long completed;
 
@@ -226,7 +231,7 @@ final class M implements Runnable {
       return null;
     }
     P pp = p;
-    G cur = curg; // plain: our own write
+    G cur = curgIsland[CURG]; // plain: our own write
     return pp != null && cur != null && cur.status() == G.Grunning && pp.status() == P.Prunning
         ? pp
         : null;
@@ -234,19 +239,29 @@ final class M implements Runnable {
 
   /** The current task, read by another thread (sysmon, stats, the dump). */
   G curg() {
-    G g = curg;
+    G g = curgIsland[CURG];
     VarHandle.acquireFence(); // acquire: the reader then reads the G's own fields
     return g;
   }
 
+  /** The array that holds curg (tests). */
+  G[] curgIslandForTest() {
+    return curgIsland;
+  }
+
   /** The current task, read by this M's own thread (or a virtual thread on it): its own write. */
   G curgOwn() {
-    return curg;
+    return curgIsland[CURG];
   }
 
   void setCurg(G g) {
+    G[] island = curgIsland;
+    if (island == CardIsland.UNSTARTED_M) { // this M's first task: the shared one stays empty
+      // Plain: a reader that sees the old array sees no task, as it would a moment earlier.
+      curgIsland = island = CardIsland.allocate(1);
+    }
     VarHandle.releaseFence(); // release: pairs with curg()'s fence; the G was set up before
-    curg = g;
+    island[CURG] = g;
   }
 
   /** The count, read by this M itself or under the lock once it has exited. */

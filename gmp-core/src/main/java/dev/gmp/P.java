@@ -60,7 +60,7 @@ final class P extends PPad1 {
       AtomicLongFieldUpdater.newUpdater(P.class, "syscallwhen");
 
   final int id;
-  final RunQueue runq = new RunQueue();
+  final RunQueue runq;
 
   /** This P's timers (Go's p.timers); moved to a live P when this one retires or is retaken. */
   final TimerHeap timers = new TimerHeap();
@@ -112,8 +112,16 @@ final class P extends PPad1 {
   /** The runnext G sysmon saw last round (Sysmon#wakeForQueuedWork). */
   G sysmonRunnext;
 
+  /** A P whose run queue lives in {@code island} (CardIsland: every scheduler's P). */
+  P(int id, G[] island) {
+    this.id = id;
+    this.runq = new RunQueue(island);
+  }
+
+  /** A P with a compact run queue: tests and stress tests, which make thousands. */
   P(int id) {
     this.id = id;
+    this.runq = new RunQueue();
   }
 
   // The status word is (generation << 3) | state. entersyscall bumps the generation, so the

@@ -74,6 +74,13 @@ final class Resize {
   /** @param api true: a setParallelism call, which pins n; false: sysmon following the CPUs */
   private static void resize(Scheduler s, int n, boolean api) {
     List<P> retired = null;
+    // The new Ps' islands, allocated before the lock (64 KB each; none when shrinking): a racy
+    // read of the count, so the locked code allocates what a concurrent change made it miss.
+    int more = n - s.gomaxprocs;
+    G[][] islands = new G[Math.max(0, more)][];
+    for (int i = 0; i < islands.length; i++) {
+      islands[i] = CardIsland.allocate(RunQueue.LIVE);
+    }
     s.lock.lock();
     try {
       if (api) {
@@ -89,7 +96,8 @@ final class Resize {
       if (n > old) {
         P[] next = Arrays.copyOf(cur, n);
         for (int i = old; i < n; i++) {
-          next[i] = new P(i);
+          int k = i - old;
+          next[i] = new P(i, k < islands.length ? islands[k] : CardIsland.allocate(RunQueue.LIVE));
         }
         s.procs = new Procs(next);
         s.gomaxprocs = n;

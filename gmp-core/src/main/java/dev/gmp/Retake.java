@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +18,20 @@ final class Retake {
 
   /** Dead Ps whose owning M has not yet noticed (retired or retaken from under a task). Lock. */
   final List<P> zombies = new ArrayList<>();
+
+  /**
+   * Drained zombies' run-queue islands (CardIsland), for the Ps that replace retaken ones: with
+   * unmarked blocking sysmon retakes thousands of times a second, and a fresh island each time
+   * would allocate 64 KB per retake. Safe to reuse: the zombie's queue is empty and its M gone, so
+   * a thief that still reads the old queue (an old Procs) sees no work, or reads a reused slot
+   * and then fails its CAS on the old queue's head or runnext. At most {@link #MAX_ISLANDS}. Lock.
+   */
+  private final ArrayDeque<G[]> islands = new ArrayDeque<>();
+
+  static final int MAX_ISLANDS = 16;
+
+  /** islands.size(), for retakeRunning's look before the lock (a racy hint). */
+  private volatile int islandCount;
 
   /**
    * How long the marked calls that lost their P lasted, a moving average (1/8 weight), for
@@ -186,6 +201,9 @@ final class Retake {
    */
   boolean retakeRunning(P pp, M mp, G gp, long completed, boolean detected) {
     M next;
+    // The new P's island: a recycled one, or one allocated here, before the lock (nothing under
+    // the lock allocates 64 KB); one left unused joins the pool.
+    G[] fresh = islandCount == 0 ? CardIsland.allocate(RunQueue.LIVE) : null;
     s.lock.lock();
     try {
       if (!mayHandOffLocked(false) || s.runState >= Scheduler.TIDYING) {
@@ -207,7 +225,13 @@ final class Retake {
         return false;
       }
       gp.casStatus(G.Grunning, G.Gwaiting);
-      P np = new P(pp.id);
+      G[] island = islands.poll();
+      if (island == null) {
+        island = fresh != null ? fresh : CardIsland.allocate(RunQueue.LIVE); // a racing taker
+        fresh = null;
+      }
+      islandCount = islands.size();
+      P np = new P(pp.id, island);
       pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
       s.procs = procs.replace(pp.id, np);
       s.timers.willMoveLocked(); // to np, once the lock is released (procs holds np now)
@@ -218,6 +242,9 @@ final class Retake {
       }
       next = s.idle.handoffLocked(np);
     } finally {
+      if (fresh != null) {
+        recycleLocked(fresh);
+      }
       s.lock.unlock();
     }
     s.timers.moveAll(pp);
@@ -268,8 +295,32 @@ final class Retake {
   /** A zombie's owner is done with it: move what it still holds to the global queue. Lock held. */
   boolean zombieDoneLocked(P pp) {
     pp.setM(null);
-    zombies.remove(pp); // its timers moved when it died (Retake#retakeRunning, Resize)
-    return s.global.putRing(pp.runq);
+    // Its timers moved when it died (Retake#retakeRunning, Resize).
+    boolean first = zombies.remove(pp);
+    boolean moved = s.global.putRing(pp.runq);
+    if (first) { // once per zombie: an island pooled twice would get two owners
+      recycleLocked(pp.runq.island()); // drained, and its M is done with it: see islands
+    }
+    return moved;
+  }
+
+  /** Keeps a run queue's island for a later retake, if it is one and there is room. Lock. */
+  private void recycleLocked(G[] island) {
+    if (island.length == CardIsland.PAD + RunQueue.LIVE + CardIsland.PAD
+        && islands.size() < MAX_ISLANDS) {
+      islands.push(island);
+      islandCount = islands.size();
+    }
+  }
+
+  /** Islands kept for retakes (tests). */
+  int islandsForTest() {
+    s.lock.lock();
+    try {
+      return islands.size();
+    } finally {
+      s.lock.unlock();
+    }
   }
 
   /** sysmon: move whatever zombies' late pushes left behind to the global queue. */

@@ -1,7 +1,7 @@
 package dev.gmp;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * A P's local run queue: Go's 256-slot lock-free ring ({@code runq}, {@code runqhead},
@@ -22,10 +22,17 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  *       and the owner acquire-loads head before reusing a slot, so it never overwrites a slot
  *       someone is still reading.
  *   <li>tail: only the owner writes it (release store) and reads it (plain).
- *   <li>runnext: a volatile swap (owner put) or CAS (takes, thieves). Being a full (sequentially
- *       consistent) operation, the owner's swap also serves as the StoreLoad barrier between
- *       "work published" and "read nmspinning" in wakep (seed 000, 9.3.5).
+ *   <li>runnext: a volatile swap (owner put) or CAS (takes, thieves) of a sequence number; the
+ *       G sits in one of two slots, the put's number's parity choosing it. The owner writes the
+ *       slot (plain) before the swap publishes the number; a taker reads the number, then the
+ *       slot, then CASes the number to 0, so a slot the owner reused meanwhile (two puts later)
+ *       comes with a failed CAS. Being a full (sequentially consistent) operation, the owner's
+ *       swap also serves as the StoreLoad barrier between "work published" and "read nmspinning"
+ *       in wakep (seed 000, 9.3.5).
  * </ul>
+ *
+ * <p>Layout: the ring and runnext's slots are one array, a {@link CardIsland} for a P's queue
+ * (live slots at {@code base}), so the Gs stored per task mark cards no other P's stores mark.
  */
 final class RunQueue extends RunQueuePad3 {
   static final int SIZE = 256;
@@ -37,10 +44,26 @@ final class RunQueue extends RunQueuePad3 {
       AtomicIntegerFieldUpdater.newUpdater(RunQueueHead.class, "head");
   private static final AtomicIntegerFieldUpdater<RunQueueTail> TAIL =
       AtomicIntegerFieldUpdater.newUpdater(RunQueueTail.class, "tail");
-  private static final AtomicReferenceFieldUpdater<RunQueueNext, G> RUNNEXT =
-      AtomicReferenceFieldUpdater.newUpdater(RunQueueNext.class, G.class, "runnext");
+  private static final AtomicLongFieldUpdater<RunQueueNext> RUNNEXT =
+      AtomicLongFieldUpdater.newUpdater(RunQueueNext.class, "runnext");
 
-  private final G[] ring = new G[SIZE];
+  /** runnext's two slots, 16 slots (64 bytes) past the ring's end. */
+  private static final int NEXT = SIZE + 16;
+
+  /** Live slots: the ring, the gap, runnext's two. */
+  static final int LIVE = NEXT + 2;
+
+  /**
+   * The ring at {@code slots[base + (i & MASK)]}, runnext's G at {@code slots[base + NEXT +
+   * (seq & 1)]}. Spelled out at each access rather than in helpers: the interpreter pays a call
+   * per helper, and a fresh JVM's first tasks run interpreted.
+   */
+  private final G[] slots;
+
+  private final int base;
+
+  /** Owner-only: the last sequence number put in runnext (0: none yet). */
+  private long nextSeq;
 
   /** Owner-only scratch for runqputslow: half the ring plus the displaced G. */
   private final G[] overflowBatch = new G[SIZE / 2 + 1];
@@ -48,12 +71,35 @@ final class RunQueue extends RunQueuePad3 {
   /** Owner-only: Gs written by putOwned and not yet published. */
   private int pending;
 
-  RunQueue() {}
+  /**
+   * A queue in {@code island} ({@link CardIsland#allocate} of {@link #LIVE} slots): a P's. The
+   * island may be a drained zombie's (Retake): its stale slots are never read, since this queue's
+   * indices and runnext start empty.
+   */
+  RunQueue(G[] island) {
+    if (island.length != CardIsland.PAD + LIVE + CardIsland.PAD) {
+      throw new IllegalArgumentException("not a run queue's island: " + island.length + " slots");
+    }
+    slots = island;
+    base = CardIsland.PAD;
+  }
 
-  /** Test seam: start the free-running indices anywhere (before int overflow, say). */
+  /** A compact queue, no island: tests and stress tests, which make thousands. */
+  RunQueue() {
+    slots = new G[LIVE];
+    base = 0;
+  }
+
+  /** Test seam: a compact queue whose free-running indices start anywhere (near overflow, say). */
   RunQueue(int start) {
+    this();
     head = start;
     tail = start;
+  }
+
+  /** The island this queue lives in (Retake recycles a drained zombie's). */
+  G[] island() {
+    return slots;
   }
 
   // ---------------------------------------------------------------- owner side
@@ -66,26 +112,30 @@ final class RunQueue extends RunQueuePad3 {
    */
   boolean put(G g, boolean next, GlobalQueue global) {
     if (next) {
-      G old;
+      long seq = ++nextSeq; // plain: owner only
+      slots[base + NEXT + (int) (seq & 1)] = g; // plain: published by the swap below
+      long old;
       if (Mutations.PLAIN_RUNNEXT) {
         old = runnext;
-        RUNNEXT.lazySet(this, g);
+        RUNNEXT.lazySet(this, seq);
       } else {
-        // Atomic swap: a thief's CAS either took old before us (we get null back) or fails
-        // after; full barrier, so wakep's read of nmspinning comes after it (class doc).
-        old = RUNNEXT.getAndSet(this, g);
+        // Atomic swap: a thief's CAS either took old before us (we get 0 back) or fails after;
+        // full barrier, so wakep's read of nmspinning comes after it (class doc).
+        old = RUNNEXT.getAndSet(this, seq);
       }
-      if (old == null) {
+      if (old == 0) {
         return false;
       }
-      g = old;
+      // old is seq - 1 (every put publishes, takes only clear): the other slot, which we have
+      // not written since, and the G in it is ours now that no CAS on old can succeed.
+      g = slots[base + NEXT + (int) (old & 1)];
     }
     for (; ; ) {
       // Acquire: consumers released the slots they read when they moved head.
       int h = head;
       int t = tail; // plain: only this thread writes tail
       if (t - h < SIZE) {
-        ring[Mutations.SIGNED_SLOT ? Math.abs(t % SIZE) : t & MASK] = g;
+        slots[Mutations.SIGNED_SLOT ? base + Math.abs(t % SIZE) : base + (t & MASK)] = g;
         // Release: a consumer that acquire-loads tail sees the slot written above.
         TAIL.lazySet(this, t + 1);
         return true;
@@ -102,7 +152,7 @@ final class RunQueue extends RunQueuePad3 {
     int n = Switches.BATCH_OVERFLOW ? (t - h) / 2 : 1;
     G[] batch = overflowBatch;
     for (int i = 0; i < n; i++) {
-      batch[i] = ring[(h + i) & MASK];
+      batch[i] = slots[base + ((h + i) & MASK)];
     }
     // CAS (release): claims the n slots against thieves and publishes our reads of them.
     if (Mutations.PUTSLOW_NO_CAS) {
@@ -132,7 +182,8 @@ final class RunQueue extends RunQueuePad3 {
    * The caller made sure it fits ({@link #room()}, or an empty ring nobody else owns yet).
    */
   void putOwned(G g) {
-    ring[(tail + pending++) & MASK] = g; // plain: published by publishOwned's release store
+    // Plain: published by publishOwned's release store.
+    slots[base + ((tail + pending++) & MASK)] = g;
   }
 
   /**
@@ -142,7 +193,7 @@ final class RunQueue extends RunQueuePad3 {
   void putBatch(G[] src, int from, int srcMask, int n) {
     int t = tail; // plain: owner only
     for (int i = 0; i < n; i++) {
-      ring[(t + i) & MASK] = src[(from + i) & srcMask];
+      slots[base + ((t + i) & MASK)] = src[(from + i) & srcMask];
     }
     TAIL.lazySet(this, t + n); // release: publishes the n slots
   }
@@ -173,7 +224,9 @@ final class RunQueue extends RunQueuePad3 {
     to.publishOwned();
     G next = takeRunnext();
     if (next != null) {
-      RUNNEXT.lazySet(to, next); // release: to is published to others by the lock that follows
+      long seq = ++to.nextSeq; // to's owner-only fields: nobody owns to yet
+      to.slots[to.base + NEXT + (int) (seq & 1)] = next;
+      RUNNEXT.lazySet(to, seq); // release: to is published to others by the lock that follows
     }
   }
 
@@ -184,9 +237,13 @@ final class RunQueue extends RunQueuePad3 {
 
   /** Takes runnext (Go's runqget first step: one CAS, no retry). Its G inherits the time slice. */
   G takeRunnext() {
-    G next = runnext;
-    if (next != null && RUNNEXT.compareAndSet(this, next, null)) {
-      return next;
+    long seq = runnext; // acquire: the slot was written before seq was published
+    if (seq != 0) {
+      // Before the CAS: after it, the owner may reuse the slot.
+      G next = slots[base + NEXT + (int) (seq & 1)];
+      if (RUNNEXT.compareAndSet(this, seq, 0)) {
+        return next;
+      }
     }
     return null;
   }
@@ -199,7 +256,7 @@ final class RunQueue extends RunQueuePad3 {
       if (t == h) {
         return null;
       }
-      G g = ring[h & MASK];
+      G g = slots[base + (h & MASK)];
       // CAS (release): thieves race for the same slot; the winner owns g.
       if (HEAD.compareAndSet(this, h, h + 1)) {
         return g;
@@ -216,13 +273,13 @@ final class RunQueue extends RunQueuePad3 {
    */
   G stealFrom(RunQueue victim, boolean stealRunnext, boolean victimRunning) {
     int t = tail;
-    int n = victim.grab(ring, t, stealRunnext, victimRunning);
+    int n = victim.grab(slots, base, t, stealRunnext, victimRunning);
     if (n == 0) {
       return null;
     }
     n--;
-    G g = ring[(t + n) & MASK];
-    ring[(t + n) & MASK] = null;
+    G g = slots[base + ((t + n) & MASK)];
+    slots[base + ((t + n) & MASK)] = null;
     if (n == 0) {
       return g;
     }
@@ -235,10 +292,12 @@ final class RunQueue extends RunQueuePad3 {
   }
 
   /**
-   * runqgrab: copies n - n/2 of this ring's Gs (all of them never: half, rounded up) into
-   * {@code batch} starting at {@code batchHead}, then claims them with one CAS on head.
+   * runqgrab: copies n - n/2 of this ring's Gs (all of them never: half, rounded up) into the
+   * ring at {@code batch[batchBase ..]} starting at index {@code batchHead}, then claims them with
+   * one CAS on head.
    */
-  private int grab(G[] batch, int batchHead, boolean stealRunnext, boolean victimRunning) {
+  private int grab(
+      G[] batch, int batchBase, int batchHead, boolean stealRunnext, boolean victimRunning) {
     for (; ; ) {
       int h = head; // acquire: synchronize with other consumers
       int t = tail; // acquire: see the slots the owner published
@@ -246,17 +305,21 @@ final class RunQueue extends RunQueuePad3 {
       n = Switches.STEAL_HALF ? (Mutations.STEAL_HALF_DOWN ? n / 2 : n - n / 2) : Math.min(n, 1);
       if (n == 0) {
         if (stealRunnext) {
-          G next = runnext;
-          if (next != null) {
+          long seq = runnext; // acquire: see takeRunnext
+          if (seq != 0) {
             if (victimRunning && Switches.RUNNEXT_STEAL_BACKOFF) {
               // The owner is running and likely about to take runnext itself; a handoff costs
               // ~50 ns, so give it ~3 us before taking the G away from its cache.
               backoff3us();
             }
-            if (!RUNNEXT.compareAndSet(this, next, null)) {
+            G next = slots[base + NEXT + (int) (seq & 1)]; // before the CAS, as in takeRunnext
+            if (!RUNNEXT.compareAndSet(this, seq, 0)) {
               continue;
             }
-            batch[batchHead & MASK] = next;
+            if (Mutations.NEXT_SLOT_AFTER_CAS) {
+              next = slots[base + NEXT + (int) (seq & 1)];
+            }
+            batch[batchBase + (batchHead & MASK)] = next;
             return 1;
           }
         }
@@ -266,7 +329,7 @@ final class RunQueue extends RunQueuePad3 {
         continue; // h and t read inconsistently (head moved a lot in between): retry
       }
       for (int i = 0; i < n; i++) {
-        batch[(batchHead + i) & MASK] = ring[(h + i) & MASK];
+        batch[batchBase + ((batchHead + i) & MASK)] = slots[base + ((h + i) & MASK)];
       }
       // CAS (release): claims the slots; on failure someone else took them, retry.
       if (Mutations.GRAB_NO_CAS) {
@@ -295,9 +358,9 @@ final class RunQueue extends RunQueuePad3 {
     if (g != null) {
       return g;
     }
-    for (G next = runnext; next != null;
-        next = runnext) {
-      if (RUNNEXT.compareAndSet(this, next, null)) { // CAS: the owner or a thief may race us
+    for (long seq = runnext; seq != 0; seq = runnext) {
+      G next = slots[base + NEXT + (int) (seq & 1)]; // before the CAS, as in takeRunnext
+      if (RUNNEXT.compareAndSet(this, seq, 0)) { // CAS: the owner or a thief may race us
         return next;
       }
     }
@@ -318,7 +381,7 @@ final class RunQueue extends RunQueuePad3 {
       if (n > SIZE) {
         continue; // inconsistent snapshot
       }
-      G g = ring[h & MASK];
+      G g = slots[base + (h & MASK)];
       if (HEAD.compareAndSet(this, h, h + 1)) { // CAS (release): the winner owns g
         return g;
       }
@@ -330,9 +393,9 @@ final class RunQueue extends RunQueuePad3 {
     for (; ; ) {
       int h = head;
       int t = tail;
-      G next = runnext;
+      long next = runnext;
       if (t == tail) {
-        return h == t && next == null;
+        return h == t && next == 0;
       }
     }
   }
@@ -342,12 +405,16 @@ final class RunQueue extends RunQueuePad3 {
     int h = head;
     int t = tail;
     int n = Math.max(0, Math.min(SIZE, t - h));
-    return runnext != null ? n + 1 : n;
+    return runnext != 0 ? n + 1 : n;
   }
 
-  /** The G in runnext, or null (the dump; acquire: its goid was written before it was put). */
+  /**
+   * The G in runnext, or null (the dump: racy, it may name a G taken a moment ago; acquire: its
+   * goid was written before it was put).
+   */
   G peekRunnext() {
-    return runnext;
+    long seq = runnext;
+    return seq == 0 ? null : slots[base + NEXT + (int) (seq & 1)];
   }
 
   /** The ring's length without runnext (the dump). */
@@ -367,7 +434,7 @@ final class RunQueue extends RunQueuePad3 {
   }
 
   G runnextForTest() {
-    return runnext;
+    return peekRunnext();
   }
 
   /** The published length, unclamped (size() clamps a torn read): tests only, read-only. */

@@ -27,7 +27,13 @@ abstract class RunQueuePad2 extends RunQueueTail {
 }
 
 abstract class RunQueueNext extends RunQueuePad2 {
-  volatile G runnext;
+  /**
+   * runnext, as a number rather than the G: 0 when empty, else the sequence number of the owner's
+   * put whose G sits in runnext's slot (RunQueue). A long written through an updater is no
+   * reference store, so no card mark (CardIsland); and it never comes back, so a thief's CAS on a
+   * value it read cannot succeed after the slot was reused.
+   */
+  volatile long runnext;
 }
 
 abstract class RunQueuePad3 extends RunQueueNext {

@@ -37,6 +37,9 @@ import java.util.function.IntToLongFunction;
  * (owner and thieves, by CAS on head); runnext is CASed by owner and thieves; spinning counts
  * are atomics; outside submitters inject without the lock. Nothing done under the lock waits
  * for another thread's progress; no lock hold is longer than one batch (129 Gs), bar shutdownNow.
+ * The references stored per task (a P's ring and runnext slots, an M's running G) live in
+ * {@link CardIsland}s, so that under card-marking collectors no two Ms write one card-table
+ * line; a drained zombie's island is reused (Retake), only once its M let go.
  *
  * <p><b>Invariants.</b>
  *
@@ -196,10 +199,12 @@ final class Scheduler extends SchedulerPad1 {
     this.config = config;
     int n = config.parallelism();
     P[] all = new P[n];
+    for (int i = 0; i < n; i++) {
+      all[i] = new P(i, CardIsland.allocate(RunQueue.LIVE)); // before the lock: 64 KB each
+    }
     lock.lock();
     try {
       for (int i = n - 1; i >= 0; i--) {
-        all[i] = new P(i);
         idle.pidleput(all[i]);
       }
       procs = new Procs(all);

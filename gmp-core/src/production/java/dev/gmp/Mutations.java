@@ -15,6 +15,12 @@ final class Mutations {
   /** runqput replaces runnext with a plain read + release store instead of a CAS. */
   static final boolean PLAIN_RUNNEXT = false;
 
+  /**
+   * runqgrab's runnext steal reads runnext's slot after its CAS, when the owner may already have
+   * reused the slot (two puts later) for another G.
+   */
+  static final boolean NEXT_SLOT_AFTER_CAS = false;
+
   /** runqgrab advances the victim's head with a plain store instead of a CAS. */
   static final boolean GRAB_NO_CAS = false;
 

@@ -268,8 +268,23 @@ class RunQueueTest {
   @org.junit.jupiter.params.ParameterizedTest
   @org.junit.jupiter.params.provider.EnumSource(Mode.class)
   void ownerAndTwoThievesSeeEveryGExactlyOnce(Mode mode) throws Exception {
+    race(mode, false);
+  }
+
+  /** The same with every queue in a card island, as a scheduler's Ps have them. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(Mode.class)
+  void ownerAndTwoThievesSeeEveryGExactlyOnceInIslands(Mode mode) throws Exception {
+    race(mode, true);
+  }
+
+  private static RunQueue queue(boolean island) {
+    return island ? new RunQueue(CardIsland.allocate(RunQueue.LIVE)) : new RunQueue();
+  }
+
+  private void race(Mode mode, boolean island) throws Exception {
     final int n = 300_000;
-    RunQueue victim = new RunQueue(Integer.MAX_VALUE - 1000);
+    RunQueue victim = island ? queue(true) : new RunQueue(Integer.MAX_VALUE - 1000);
     GlobalQueue gq = new GlobalQueue();
     AtomicIntegerArray seen = new AtomicIntegerArray(n);
     AtomicBoolean ownerDone = new AtomicBoolean();
@@ -278,7 +293,7 @@ class RunQueueTest {
     Runnable thief =
         () -> {
           try {
-            RunQueue mine = new RunQueue();
+            RunQueue mine = queue(island);
             start.await(10, TimeUnit.SECONDS);
             while (true) {
               boolean done = ownerDone.get();
@@ -368,6 +383,74 @@ class RunQueueTest {
       }
     }
     assertEquals(0, wrong, wrong + " Gs not taken exactly once, e.g." + first);
+  }
+
+  /**
+   * runnext's G moves between two slots: each put writes the slot the published one does not
+   * use, so the displaced G is still there, whatever the number of puts.
+   */
+  @Test
+  void runnextKeepsEveryDisplacedGAcrossItsTwoSlots() {
+    RunQueue q = queue(true);
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < 7; i++) {
+      assertEquals(i > 0, q.put(g(i), true, gq), "put " + i + " displaced a G");
+      assertEquals((long) i, q.runnextForTest().goid);
+    }
+    assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 5L), pollAll(q));
+    assertEquals(6L, q.takeRunnext().goid);
+    assertNull(q.runnextForTest());
+    assertTrue(q.isEmpty());
+    assertFalse(q.put(g(7), true, gq), "an empty runnext again: nothing displaced");
+    assertEquals(7L, q.takeRunnext().goid);
+  }
+
+  /**
+   * Retake hands a drained zombie's island to a new queue. The zombie's queue object may still be
+   * read by a thief holding an old list of Ps: it must see nothing, although its island's slots
+   * now hold the new queue's Gs, and the new queue must keep every one of them.
+   */
+  @Test
+  void aDrainedQueuesIslandServesANewQueueWhileTheOldOneStaysEmpty() {
+    RunQueue old = queue(true);
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 0; i < 40; i++) {
+      old.put(g(i), i % 3 == 0, gq);
+    }
+    List<Long> drained = new ArrayList<>();
+    for (G x = old.poll(); x != null; x = old.poll()) {
+      drained.add(x.id());
+    }
+    assertEquals(40, drained.size());
+    RunQueue reused = new RunQueue(old.island());
+    for (int i = 100; i < 140; i++) {
+      reused.put(g(i), i % 3 == 0, gq);
+    }
+    assertTrue(old.isEmpty());
+    assertEquals(0, old.size());
+    assertNull(old.peekRunnext());
+    assertNull(old.poll());
+    assertNull(old.takeRunnext());
+    assertNull(queue(true).stealFrom(old, true, false));
+    List<Long> ids = new ArrayList<>();
+    for (G x = reused.poll(); x != null; x = reused.poll()) {
+      ids.add(x.id());
+    }
+    ids.sort(null);
+    List<Long> expected = new ArrayList<>();
+    for (long i = 100; i < 140; i++) {
+      expected.add(i);
+    }
+    assertEquals(expected, ids);
+    assertEquals(0, gq.size());
+  }
+
+  @Test
+  void aQueueRefusesAnArrayThatIsNotARunQueueIsland() {
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> new RunQueue(new G[RunQueue.LIVE]));
+    assertTrue(e.getMessage().contains("island"), e.getMessage());
   }
 
   @Test
