@@ -96,6 +96,7 @@ final class Round {
   final AtomicLong threw = new AtomicLong();
   final AtomicLong errors = new AtomicLong();
   final AtomicLong blocking = new AtomicLong();
+  final AtomicLong unmarked = new AtomicLong();
   final AtomicLong cancelled = new AtomicLong();
   final AtomicLong rejected = new AtomicLong();
   final AtomicLong rejectedNoThread = new AtomicLong();
@@ -214,6 +215,18 @@ final class Round {
         }
         case 3 -> {
           blocking.incrementAndGet();
+          if (r.nextInt(3) == 0) { // a call nobody marked (JDBC, say): sysmon retakes its P
+            unmarked.incrementAndGet();
+            try {
+              Thread.sleep(Duration.ofNanos(200_000 + r.nextInt(1_800_000)));
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt(); // cancel(true), shutdownNow, the interrupter
+            }
+            if (r.nextInt(4) == 0) {
+              submit(r, false); // spawn from a task that may have lost its P meanwhile
+            }
+            return;
+          }
           try {
             GmpExecutor.blocking(
                 () -> {
@@ -1251,6 +1264,8 @@ final class Round {
       r.threw += threw.get();
       r.errors += errors.get();
       r.blockingCalls += blocking.get();
+      r.unmarkedCalls += unmarked.get();
+      r.retakes += st.retakes();
       r.cancelled += cancelled.get();
       r.parallelismChanges += parChanges.get();
       r.oneShotTimers += oneShotTimers.get();

@@ -89,6 +89,9 @@ public final class Soak {
     public long threw;
     public long errors;
     public long blockingCalls;
+    /** Of blockingCalls, the unmarked sleeps (no GmpExecutor.blocking), and the Ps retaken. */
+    public long unmarkedCalls;
+    public long retakes;
     public long cancelled;
     public long parallelismChanges;
     public long oneShotTimers;
@@ -158,7 +161,8 @@ public final class Soak {
               + "  submitted=%d accepted=%d rejected=%d (before shutdown, no thread: %d, %d with"
               + " the factory's exception as cause) ran=%d returned=%d cancelled timers=%d"
               + " (accepted - ran - returned - cancelled = %d)%n"
-              + "  threw=%d errors=%d blocking=%d cancelled=%d setParallelism=%d%n"
+              + "  threw=%d errors=%d blocking=%d (unmarked %d; %d Ps retaken) cancelled=%d"
+              + " setParallelism=%d%n"
               + "  timers: %d one-shot, %d periodic (%d runs); interrupts: %d workers, %d sysmon;"
               + " virtual threads: %s%n"
               + "  threads: %d made (%.1f per round, at most %d in one round; %d slow, %d dud;"
@@ -173,7 +177,7 @@ public final class Soak {
           seconds, seed, rounds, shutdownNows, tasksPerSecond(), faults, submitted, accepted,
           rejected, rejectedNoThread, rejectedFactoryCause, ran, returned,
           timersCancelledUnrun, accepted - ran - returned - timersCancelledUnrun, threw, errors,
-          blockingCalls, cancelled, parallelismChanges, oneShotTimers, periodicTimers,
+          blockingCalls, unmarkedCalls, retakes, cancelled, parallelismChanges, oneShotTimers, periodicTimers,
           periodicRuns, interruptsWorkers, interruptsSysmon,
           virtualThreadsUnsupported ? "unsupported (no --add-opens java.base/java.lang), skipped"
               : vtStarted + " started, " + vtInterrupted + " interrupted, " + vtRejected
