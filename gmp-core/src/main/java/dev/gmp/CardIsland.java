@@ -20,7 +20,7 @@ package dev.gmp;
  * cannot ask where an object goes, and a collector moves it; size is the one guarantee that
  * survives both.
  *
- * <p>Cost: 64 KB per P and per started M, whatever the collector (telling the collector apart
+ * <p>Cost: 64 KB per P and per M that has run a task, whatever the collector (telling it apart
  * takes the management beans, ~35 ms at the first executor); a P that replaces a retaken one
  * takes a drained zombie's island when there is one ({@link Retake}), so unmarked blocking does
  * not allocate one per retake.
