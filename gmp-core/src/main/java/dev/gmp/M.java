@@ -256,7 +256,9 @@ final class M implements Runnable {
 
   void setCurg(G g) {
     G[] island = curgIsland;
-    if (island == CardIsland.UNSTARTED_M) { // this M's first task: the shared one stays empty
+    // Here rather than in run(): tests and stress tests set curg on Ms that have no thread, and
+    // the shared island must stay empty.
+    if (island == CardIsland.UNSTARTED_M) {
       // Plain: a reader that sees the old array sees no task, as it would a moment earlier.
       curgIsland = island = CardIsland.allocate(1);
     }
