@@ -46,6 +46,43 @@ class FairnessTest {
     }
   }
 
+  /**
+   * A task that keeps one successor in the local ring (displaced there by a leaf spawned after
+   * it) must not run forever ahead of older ring tasks on one processor with no thief. Go's FIFO
+   * ring guarantees it; an owner that popped newest first would need a fairness bound (a
+   * newest-first pop was measured and not kept: docs/benchmarks.md, "forkTree's remaining gap").
+   */
+  @Test
+  void olderRingTasksRunWhileANewerOneKeepsRespawning() {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = cex.ex();
+      int older = 20;
+      CountDownLatch olderRan = new CountDownLatch(older);
+      AtomicLong steps = new AtomicLong();
+      ex.execute(
+          () -> {
+            for (int i = 0; i < older; i++) {
+              ex.execute(olderRan::countDown);
+            }
+            ex.execute(
+                new Runnable() {
+                  @Override
+                  public void run() {
+                    steps.incrementAndGet();
+                    if (olderRan.getCount() > 0) {
+                      ex.execute(this); // to runnext, then to the ring by the leaf below
+                      ex.execute(() -> {});
+                    }
+                  }
+                });
+          });
+      TestSupport.await(olderRan, BOUND_SECONDS, "older ring tasks to run beside the respawner");
+      assertTrue(steps.get() > 0);
+      TestSupport.awaitCondition(
+          "respawner stops", () -> ex.stats().runnableTasks() == 0 && ex.stats().runningTasks() == 0);
+    }
+  }
+
   @Test
   void pairRespawningEachOtherDoesNotStarveOutsideTasks() {
     try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(1))) {
