@@ -306,8 +306,7 @@ final class Retake {
 
   /** Keeps a run queue's island for a later retake, if it is one and there is room. Lock. */
   private void recycleLocked(G[] island) {
-    if (island.length == CardIsland.PAD + RunQueue.LIVE + CardIsland.PAD
-        && islands.size() < MAX_ISLANDS) {
+    if (RunQueue.isIsland(island) && islands.size() < MAX_ISLANDS) {
       islands.push(island);
       islandCount = islands.size();
     }

@@ -77,7 +77,7 @@ final class RunQueue extends RunQueuePad3 {
    * indices and runnext start empty.
    */
   RunQueue(G[] island) {
-    if (island.length != CardIsland.PAD + LIVE + CardIsland.PAD) {
+    if (!isIsland(island)) {
       throw new IllegalArgumentException("not a run queue's island: " + island.length + " slots");
     }
     slots = island;
@@ -95,6 +95,11 @@ final class RunQueue extends RunQueuePad3 {
     this();
     head = start;
     tail = start;
+  }
+
+  /** Whether {@code slots} is a run queue's island ({@link CardIsland#allocate} of LIVE). */
+  static boolean isIsland(G[] slots) {
+    return slots.length == CardIsland.PAD + LIVE + CardIsland.PAD;
   }
 
   /** The island this queue lives in (Retake recycles a drained zombie's). */
