@@ -177,8 +177,8 @@ public final class Soak {
           seconds, seed, rounds, shutdownNows, tasksPerSecond(), faults, submitted, accepted,
           rejected, rejectedNoThread, rejectedFactoryCause, ran, returned,
           timersCancelledUnrun, accepted - ran - returned - timersCancelledUnrun, threw, errors,
-          blockingCalls, unmarkedCalls, retakes, cancelled, parallelismChanges, oneShotTimers, periodicTimers,
-          periodicRuns, interruptsWorkers, interruptsSysmon,
+          blockingCalls, unmarkedCalls, retakes, cancelled, parallelismChanges, oneShotTimers,
+          periodicTimers, periodicRuns, interruptsWorkers, interruptsSysmon,
           virtualThreadsUnsupported ? "unsupported (no --add-opens java.base/java.lang), skipped"
               : vtStarted + " started, " + vtInterrupted + " interrupted, " + vtRejected
                   + " rejected",
