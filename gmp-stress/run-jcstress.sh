@@ -274,6 +274,7 @@ if [ "$mode" = mutants ]; then
     "StealHalfStress:grabNoCas"
     "RunnextReplaceVsStealStress:plainRunnext"
     "RunnextReuseVsStealStress:nextSlotAfterCas"
+    "PopNewestVsStealStress:popNewestUnbounded"
     "PutSlowVsStealStress:putslowNoCas"
     "GlobalBatchStress:putslowNoLock"
     "SpinnerRecheckVsSubmitStress:noRecheck"

@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *
  * <p>Single producer (the owning M pushes at the tail), multiple consumers (the owner and thieves
  * advance the head by CAS). Indices are free-running ints: {@code tail - head} is the length even
- * across overflow, exactly as Go's uint32 arithmetic.
+ * across overflow, exactly as Go's uint32 arithmetic. One deviation: the owner may also pop the
+ * newest G from the tail ({@link #popNewest}), where Go's owner always takes the head.
  *
  * <p>Memory ordering, in one place:
  *
@@ -21,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *   <li>head: consumers acquire-load it and advance it by CAS; the CAS releases the slot reads,
  *       and the owner acquire-loads head before reusing a slot, so it never overwrites a slot
  *       someone is still reading.
- *   <li>tail: only the owner writes it (release store) and reads it (plain).
+ *   <li>tail: only the owner writes it (release store) and reads it (plain); popNewest lowers it
+ *       with a volatile store before reading head (its doc says why that is enough).
  *   <li>runnext: a volatile swap (owner put) or CAS (takes, thieves) of a sequence number; the
  *       G sits in one of two slots, the put's number's parity choosing it. The owner writes the
  *       slot (plain) before the swap publishes the number; a taker reads the number, then the
@@ -95,6 +97,9 @@ final class RunQueue extends RunQueuePad3 {
     this();
     head = start;
     tail = start;
+    lookHead = start;
+    lookHigh = start;
+    spawnedFrom = start;
   }
 
   /** Whether {@code slots} is a run queue's island ({@link CardIsland#allocate} of LIVE). */
@@ -201,12 +206,14 @@ final class RunQueue extends RunQueuePad3 {
       slots[base + ((t + i) & MASK)] = src[(from + i) & srcMask];
     }
     TAIL.lazySet(this, t + n); // release: publishes the n slots
+    spawnedFrom = t + n;
   }
 
   /** Publishes the Gs written by {@link #putOwned} since the last call. */
   void publishOwned() {
     if (pending > 0) {
       TAIL.lazySet(this, tail + pending); // release: a consumer that sees tail sees the slots
+      spawnedFrom = tail;
       pending = 0;
     }
   }
@@ -269,6 +276,64 @@ final class RunQueue extends RunQueuePad3 {
     }
   }
 
+  /**
+   * Takes the ring's newest G when this P's own tasks pushed it and no thief can be claiming it,
+   * else the head G ({@link #pollRing}); null when the ring is empty. A deviation from Go, whose
+   * owner takes its ring FIFO (docs/design.md, deviations): depth-first for fork-join trees, as
+   * ForkJoinPool's owner. Gs that came in a batch (outside submissions through the global queue,
+   * a steal, a retaken P's work) keep Go's order: the newest G is taken only while tail is above
+   * the last batch's end ({@code spawnedFrom}; tail never goes below it, so equality says it all,
+   * even across the indices' wrap).
+   *
+   * <p>Why no G is taken twice. Go's thieves ({@link #grab}) read head, then tail, then claim
+   * {@code ceil((tail - head) / 2)} Gs from the head by one CAS on head. The owner lowers tail by
+   * a volatile store, then reads head ({@code now}). Volatile accesses fall in one total order
+   * (the JMM's synchronization order), so a thief's CAS is either before our read, and shows in
+   * {@code now}, or after it, and then:
+   *
+   * <ul>
+   *   <li>A thief that claims from a head {@code h > now} read it after the CAS that wrote it,
+   *       which follows our read of head, which follows our store: it reads the lowered tail or a
+   *       later one, and claims below it.
+   *   <li>A thief that claims from {@code now} read head and tail while head was {@code now}, so
+   *       its tail is at most {@code high}: the highest tail in effect since head became {@code
+   *       now}. Tail only grows between the owner's looks, so that is the current tail, or, when
+   *       head had the same value at the last look, the larger of it and that look's {@code high}
+   *       ({@code lookHigh}). Such a thief claims below {@code now + ceil((high - now) / 2)}; a
+   *       slot at or above that is the owner's.
+   * </ul>
+   *
+   * Below the bound the store is undone (the slot's G was never cleared) and the head is taken
+   * instead. Until then a consumer may read a tail one below head: a thief claimed the slot under
+   * the lowered tail, so head is the tail about to be put back and the ring is empty, which is
+   * what consumers take it for. Every other consumer claims at most what a thief does ({@link
+   * #pollRingAsConsumer}: one; {@link #putSlow} is the owner). The bound keeps the ring's oldest
+   * half for thieves, the overflow and the caller's fairness tick (SchedulingLoop).
+   */
+  G popNewest() {
+    int t = tail; // plain: owner only
+    int h = head; // acquire; may be stale (low), so only a pre-check
+    // high as above; a thief claims at most ceil((high - head) / 2). Spelled out rather than in
+    // helpers, as the slot accesses are: the interpreter pays a call per helper.
+    int high = h == lookHead && lookHigh - t > 0 ? lookHigh : t;
+    if (t == spawnedFrom
+        || t - 1 - h < (Mutations.POP_NEWEST_UNBOUNDED ? 1 : (high - h + 1) >>> 1)) {
+      return pollRing();
+    }
+    // Volatile store, then volatile load of head: the StoreLoad pair described above.
+    TAIL.set(this, t - 1);
+    int now = head;
+    high = now == lookHead && lookHigh - t > 0 ? lookHigh : t;
+    lookHead = now;
+    lookHigh = high;
+    if (t - 1 - now >= (Mutations.POP_NEWEST_UNBOUNDED ? 1 : (high - now + 1) >>> 1)) {
+      return slots[base + ((t - 1) & MASK)];
+    }
+    // A thief may be claiming slot t - 1: publish it again (release; its G is unchanged).
+    TAIL.lazySet(this, t);
+    return pollRing();
+  }
+
   // ---------------------------------------------------------------- thief side
 
   /**
@@ -293,6 +358,7 @@ final class RunQueue extends RunQueuePad3 {
       throw new IllegalStateException("runqsteal: runq overflow");
     }
     TAIL.lazySet(this, t + n); // release: publishes the stolen Gs to our own consumers
+    spawnedFrom = t + n;
     return g;
   }
 
@@ -306,7 +372,9 @@ final class RunQueue extends RunQueuePad3 {
     for (; ; ) {
       int h = head; // acquire: synchronize with other consumers
       int t = tail; // acquire: see the slots the owner published
-      int n = t - h;
+      // Below zero: popNewest lowered tail under a slot another thief then claimed, and will put
+      // it back; the ring is empty (popNewest's doc). Not a retry: the owner may be off its CPU.
+      int n = Math.max(0, t - h);
       n = Switches.STEAL_HALF ? (Mutations.STEAL_HALF_DOWN ? n / 2 : n - n / 2) : Math.min(n, 1);
       if (n == 0) {
         if (stealRunnext) {
@@ -381,6 +449,8 @@ final class RunQueue extends RunQueuePad3 {
       int t = tail; // acquire: we are not the owner
       int n = t - h;
       if (n <= 0) {
+        // Empty. Below zero too: popNewest lowered tail under a slot a thief then claimed, so head
+        // is the tail the owner is about to put back, and the ring holds nothing (popNewest's doc).
         return null;
       }
       if (n > SIZE) {

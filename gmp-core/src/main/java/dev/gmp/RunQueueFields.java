@@ -20,6 +20,16 @@ abstract class RunQueuePad1 extends RunQueueHead {
 
 abstract class RunQueueTail extends RunQueuePad1 {
   volatile int tail;
+
+  // Owner-only, for RunQueue#popNewest, on tail's line, which popNewest writes anyway: the head
+  // the owner saw at its last look, and the highest tail in effect while head has had that value.
+  // Free-running ints, compared by difference.
+  int lookHead;
+  int lookHigh;
+
+  // Owner-only, for RunQueue#popNewest: the tail after the last batch (the global queue's, a
+  // steal's, a retaken P's). Gs from here up were pushed one at a time by this P's own tasks.
+  int spawnedFrom;
 }
 
 abstract class RunQueuePad2 extends RunQueueTail {

@@ -34,9 +34,11 @@ import java.util.function.IntToLongFunction;
  * call that work waits behind counts itself, and its return settles, without the lock:
  * Spares#takeFree).
  * The hot paths take no lock: a P's ring is single-producer (its owner M) and multi-consumer
- * (owner and thieves, by CAS on head); runnext is CASed by owner and thieves; spinning counts
- * are atomics; outside submitters inject without the lock. Nothing done under the lock waits
- * for another thread's progress; no lock hold is longer than one batch (129 Gs), bar shutdownNow.
+ * (owner and thieves, by CAS on head; the owner also pops newest first from the tail, above the
+ * half a thief may be claiming: RunQueue#popNewest); runnext is CASed by owner and thieves;
+ * spinning counts are atomics; outside submitters inject without the lock. Nothing done under the
+ * lock waits for another thread's progress; no lock hold is longer than one batch (129 Gs), bar
+ * shutdownNow.
  * The references stored per task (a P's ring and runnext slots, an M's running G) live in
  * {@link CardIsland}s, so that under card-marking collectors no two Ms write one card-table
  * line; a drained zombie's island is reused (Retake), only once its M let go.
@@ -119,6 +121,9 @@ import java.util.function.IntToLongFunction;
  *       of PENDING, then read the waiters' latch and count it down (HelpingFuture#wakeWaiters).
  *       A waiter about to block: put the latch in place by CAS, then read the state
  *       (HelpingFuture#latchToWaitOn).
+ *   <li>The owner's newest-first pop vs a thief's claim. RunQueue#popNewest: lower tail (volatile
+ *       store), then read head. RunQueue#grab: read head, then tail, then CAS head. A thief that
+ *       read the old tail claims below the bound popNewest checks against the head it read.
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's

@@ -205,7 +205,9 @@ final class SchedulingLoop {
         m.inheritTime = true;
         return gp;
       }
-      gp = pp.runq.pollRing();
+      // Newest first (depth-first for fork-join work), but the oldest on every 61st tick, so a
+      // ring that never drains below its depth still reaches its oldest G.
+      gp = Switches.LIFO_POP && pp.schedtick() % 61 != 0 ? pp.runq.popNewest() : pp.runq.pollRing();
       if (gp != null) {
         m.inheritTime = false;
         return gp;

@@ -3,10 +3,10 @@ package dev.gmp;
 /**
  * The switches, read once from system properties so the JIT folds them into constants: the seed
  * mechanisms' ablations (runnext, the 61-tick check, steal-half, the runnext back-off, the spin
- * limit, batch overflow, gFree) and two of gmp's own (the block detector, the idle spin). Not
- * public API: they exist so gmp-bench can measure what each costs or gains (docs/benchmarks.md),
- * e.g. {@code -Dgmp.runnext=false}, and CI runs each non-default value (gmp-core's pom). Every
- * other choice is a constant next to the code it tunes.
+ * limit, batch overflow, gFree) and three of gmp's own (the block detector, the idle spin, the
+ * owner's newest-first pop). Not public API: they exist so gmp-bench can measure what each costs
+ * or gains (docs/benchmarks.md), e.g. {@code -Dgmp.runnext=false}, and CI runs each non-default
+ * value (gmp-core's pom). Every other choice is a constant next to the code it tunes.
  */
 final class Switches {
   private Switches() {}
@@ -42,6 +42,12 @@ final class Switches {
 
   /** runqputslow moves half the ring in one locked batch; false moves one task per overflow. */
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
+
+  /**
+   * The owner takes the newest G its own tasks pushed to its ring when no thief can be claiming
+   * it (RunQueue#popNewest), except on every 61st tick; false takes the oldest, as Go does.
+   */
+  static final boolean LIFO_POP = flag("gmp.lifoPop", true);
 
   /**
    * Onspinwait rounds an M polls its wake-up note before it parks (a few microseconds, about as

@@ -21,6 +21,12 @@ final class Mutations {
    */
   static final boolean NEXT_SLOT_AFTER_CAS = false;
 
+  /**
+   * popNewest takes the ring's newest G whenever the ring holds two or more, ignoring the bound
+   * below which a thief with a stale tail may be claiming it.
+   */
+  static final boolean POP_NEWEST_UNBOUNDED = false;
+
   /** runqgrab advances the victim's head with a plain store instead of a CAS. */
   static final boolean GRAB_NO_CAS = false;
 

@@ -261,7 +261,9 @@ class RunQueueTest {
     /** The owner only pushes (rarely pops): thieves race each other for the ring. */
     THIEVES_ONLY,
     /** Every put takes runnext and the ring is kept near empty: thieves race for runnext. */
-    RUNNEXT_HEAVY
+    RUNNEXT_HEAVY,
+    /** Bursts of puts, then the owner pops newest first (popNewest) down to near empty. */
+    NEWEST_FIRST
   }
 
   /** Owner pushes and pops while two thieves steal: every G is taken exactly once. */
@@ -356,6 +358,20 @@ class RunQueueTest {
             }
           }
         }
+        case NEWEST_FIRST -> {
+          int burst = 1 + rnd.nextInt(40);
+          for (int i = 0; i < burst && next < n; i++) {
+            victim.put(g(next++), false, gq);
+          }
+          int pops = rnd.nextInt(48);
+          for (int i = 0; i < pops; i++) {
+            G x = victim.popNewest();
+            if (x == null) {
+              break;
+            }
+            seen.incrementAndGet((int) x.goid);
+          }
+        }
       }
     }
     ownerDone.set(true);
@@ -383,6 +399,86 @@ class RunQueueTest {
       }
     }
     assertEquals(0, wrong, wrong + " Gs not taken exactly once, e.g." + first);
+  }
+
+  /**
+   * popNewest takes the newest G while it lies above the half a thief could claim (counted from
+   * the highest tail since head last moved), else the oldest; after the owner moves head itself
+   * the bound counts from the tail of that moment.
+   */
+  @Test
+  void popNewestTakesTheNewestAboveTheStealableHalfThenTheOldest() {
+    RunQueue q = new RunQueue(Integer.MAX_VALUE - 3); // across the wrap, as the free indices do
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 1; i <= 8; i++) {
+      q.put(g(i), false, gq);
+    }
+    List<Long> order = new ArrayList<>();
+    for (G x = q.popNewest(); x != null; x = q.popNewest()) {
+      order.add(x.id());
+    }
+    // 8 Gs: a thief with tail 8 claims the front 4, so 8..5 from the tail; then the head (1);
+    // counted afresh from tail 4 (2, 3, 4 left): a thief claims 2 and 3, so 4; then 2 and 3.
+    assertEquals(List.of(8L, 7L, 6L, 5L, 1L, 4L, 2L, 3L), order);
+    assertTrue(q.isEmpty());
+    assertEquals(0, q.lengthForTest());
+  }
+
+  /** A thief's steal after newest-first pops takes the oldest half of what is left. */
+  @Test
+  void popNewestLeavesTheOldestToThieves() {
+    RunQueue q = new RunQueue();
+    RunQueue thief = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 1; i <= 6; i++) {
+      q.put(g(i), false, gq);
+    }
+    assertEquals(6L, q.popNewest().id());
+    assertEquals(5L, q.popNewest().id());
+    // 1..4 left: the thief takes half rounded up (1, 2), keeping 2 for itself to run.
+    assertEquals(2L, thief.stealFrom(q, false, false).id());
+    assertEquals(List.of(1L), pollAll(thief));
+    // Head moved under the owner: counted afresh from tail 4 with 3, 4 left, a thief claims 3
+    // at most, so 4 is the owner's; the last one always goes by the head's CAS.
+    assertEquals(4L, q.popNewest().id());
+    assertEquals(3L, q.popNewest().id());
+    assertEquals(q.headForTest(), q.tailForTest());
+    assertNull(q.popNewest());
+  }
+
+  /**
+   * Gs that came in a batch (the global queue's, a steal's, a retaken P's) keep Go's order, oldest
+   * first; the ones this P's tasks pushed after them go newest first.
+   */
+  @Test
+  void popNewestTakesABatchOldestFirstAndLaterPushesNewestFirst() {
+    RunQueue q = new RunQueue();
+    GlobalQueue gq = new GlobalQueue();
+    for (int i = 1; i <= 4; i++) {
+      q.putOwned(g(i));
+    }
+    q.publishOwned();
+    for (int i = 5; i <= 8; i++) {
+      q.put(g(i), false, gq);
+    }
+    List<Long> order = new ArrayList<>();
+    for (G x = q.popNewest(); x != null; x = q.popNewest()) {
+      order.add(x.id());
+    }
+    // 8..5 lie at or above the half a thief with tail 8 could claim (slots 0..3), then the head
+    // (1), and the rest of the batch in its order.
+    assertEquals(List.of(8L, 7L, 6L, 5L, 1L, 2L, 3L, 4L), order);
+    assertTrue(q.isEmpty());
+
+    // Stolen Gs are a batch too: the thief runs one, then takes the rest oldest first.
+    RunQueue victim = new RunQueue();
+    for (int i = 11; i <= 16; i++) {
+      victim.put(g(i), false, gq);
+    }
+    assertEquals(13L, q.stealFrom(victim, false, false).id());
+    assertEquals(11L, q.popNewest().id());
+    assertEquals(12L, q.popNewest().id());
+    assertNull(q.popNewest());
   }
 
   /**
