@@ -260,6 +260,7 @@ ABLATIONS=(
   "batchOverflow=false|-Dgmp.batchOverflow=false"
   "idleSpins=0|-Dgmp.idleSpins=0"
   "blockDetect=false|-Dgmp.blockDetect=false"
+  "lifoPop=false|-Dgmp.lifoPop=false"
 )
 ABLATION_BENCHES=(
   'TokioRt\.(chained_spawn|spawn_many_local|spawn_many_remote_idle|ping_pong|yield_many)$'
