@@ -40,6 +40,15 @@ class RunQueueTest {
     return ids;
   }
 
+  /** The owner's takes in the scheduler's order (popNewest) until the ring is empty. */
+  private static List<Long> popAll(RunQueue q) {
+    List<Long> ids = new ArrayList<>();
+    for (G x = q.popNewest(); x != null; x = q.popNewest()) {
+      ids.add(x.id());
+    }
+    return ids;
+  }
+
   @Test
   void ownerOrderIsRunnextFirstThenFifo() {
     RunQueue q = new RunQueue();
@@ -413,10 +422,7 @@ class RunQueueTest {
     for (int i = 1; i <= 8; i++) {
       q.put(g(i), false, gq);
     }
-    List<Long> order = new ArrayList<>();
-    for (G x = q.popNewest(); x != null; x = q.popNewest()) {
-      order.add(x.id());
-    }
+    List<Long> order = popAll(q);
     // 8 Gs: a thief with tail 8 claims the front 4, so 8..5 from the tail; then the head (1);
     // counted afresh from tail 4 (2, 3, 4 left): a thief claims 2 and 3, so 4; then 2 and 3.
     assertEquals(List.of(8L, 7L, 6L, 5L, 1L, 4L, 2L, 3L), order);
@@ -461,10 +467,7 @@ class RunQueueTest {
     for (int i = 5; i <= 8; i++) {
       q.put(g(i), false, gq);
     }
-    List<Long> order = new ArrayList<>();
-    for (G x = q.popNewest(); x != null; x = q.popNewest()) {
-      order.add(x.id());
-    }
+    List<Long> order = popAll(q);
     // 8..5 lie at or above the half a thief with tail 8 could claim (slots 0..3), then the head
     // (1), and the rest of the batch in its order.
     assertEquals(List.of(8L, 7L, 6L, 5L, 1L, 2L, 3L, 4L), order);
