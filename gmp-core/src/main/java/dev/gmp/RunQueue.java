@@ -209,6 +209,14 @@ final class RunQueue extends RunQueuePad3 {
     spawnedFrom = t + n;
   }
 
+  /**
+   * Owner side: the Gs in the ring now keep Go's order ({@link #popNewest} takes them oldest
+   * first), as a batch's do: timers that fired together run in deadline order.
+   */
+  void keepOrder() {
+    spawnedFrom = tail; // plain: owner only
+  }
+
   /** Publishes the Gs written by {@link #putOwned} since the last call. */
   void publishOwned() {
     if (pending > 0) {

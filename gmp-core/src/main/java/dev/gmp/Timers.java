@@ -252,6 +252,7 @@ final class Timers {
         batch[i] = null;
         pp.runq.put(g, false, s.global); // fits (room above): only we push to our ring
       }
+      pp.runq.keepOrder(); // deadline order, not newest first (RunQueue#popNewest)
       total += k;
       if (k < max) {
         break;

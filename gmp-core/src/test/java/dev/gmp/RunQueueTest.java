@@ -482,6 +482,13 @@ class RunQueueTest {
     assertEquals(11L, q.popNewest().id());
     assertEquals(12L, q.popNewest().id());
     assertNull(q.popNewest());
+
+    // keepOrder (timers that fired together) makes the Gs pushed so far a batch.
+    for (int i = 21; i <= 24; i++) {
+      q.put(g(i), false, gq);
+    }
+    q.keepOrder();
+    assertEquals(List.of(21L, 22L, 23L, 24L), popAll(q));
   }
 
   /**
