@@ -206,8 +206,13 @@ final class SchedulingLoop {
         return gp;
       }
       // Newest first (depth-first for fork-join work), but the oldest on every 61st tick, so a
-      // ring that never drains below its depth still reaches its oldest G.
-      gp = Switches.LIFO_POP && pp.schedtick() % 61 != 0 ? pp.runq.popNewest() : pp.runq.pollRing();
+      // ring that never drains below its depth still reaches its oldest G. With one P, Go's
+      // order: depth-first pays only where a second CPU runs sibling subtrees, and the pop's
+      // fence would be paid for nothing (docs/benchmarks.md, "The owner pops newest first").
+      gp =
+          Switches.LIFO_POP && s.gomaxprocs > 1 && pp.schedtick() % 61 != 0
+              ? pp.runq.popNewest()
+              : pp.runq.pollRing();
       if (gp != null) {
         m.inheritTime = false;
         return gp;

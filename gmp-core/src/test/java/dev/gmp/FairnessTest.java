@@ -6,6 +6,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A runnext chain inherits its time slice, so without sysmon's preemption it would hold the only
@@ -48,36 +50,54 @@ class FairnessTest {
 
   /**
    * A task that keeps one successor in the local ring (displaced there by a leaf spawned after
-   * it) must not run forever ahead of older ring tasks on one processor with no thief. Go's FIFO
-   * ring guarantees it; an owner that popped newest first would need a fairness bound (a
-   * newest-first pop was measured and not kept: docs/benchmarks.md, "forkTree's remaining gap").
+   * it) must not run forever ahead of older ring tasks on a processor with no thief. With one
+   * processor the owner takes the ring oldest first (Go's order); with two, it pops its own
+   * tasks' Gs newest first (RunQueue#popNewest) and the other processor is kept busy by a task
+   * that never yields, so only the oldest-first pop on every 61st tick reaches the older tasks.
    */
-  @Test
-  void olderRingTasksRunWhileANewerOneKeepsRespawning() {
-    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(1))) {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void olderRingTasksRunWhileANewerOneKeepsRespawning(int parallelism) {
+    AtomicBoolean stopHog = new AtomicBoolean();
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(parallelism))) {
       GmpExecutor ex = cex.ex();
-      int older = 20;
-      CountDownLatch olderRan = new CountDownLatch(older);
-      AtomicLong steps = new AtomicLong();
-      ex.execute(
-          () -> {
-            for (int i = 0; i < older; i++) {
-              ex.execute(olderRan::countDown);
-            }
-            ex.execute(
-                new Runnable() {
-                  @Override
-                  public void run() {
-                    steps.incrementAndGet();
-                    if (olderRan.getCount() > 0) {
-                      ex.execute(this); // to runnext, then to the ring by the leaf below
-                      ex.execute(() -> {});
+      try {
+        int older = 20;
+        CountDownLatch olderRan = new CountDownLatch(older);
+        AtomicLong steps = new AtomicLong();
+        if (parallelism == 2) {
+          CountDownLatch hogging = new CountDownLatch(1);
+          ex.execute(
+              () -> {
+                hogging.countDown();
+                while (!stopHog.get()) {
+                  Thread.onSpinWait(); // holds its processor: no thief for the other one
+                }
+              });
+          TestSupport.await(hogging, BOUND_SECONDS, "the hog to hold a processor");
+        }
+        ex.execute(
+            () -> {
+              for (int i = 0; i < older; i++) {
+                ex.execute(olderRan::countDown);
+              }
+              ex.execute(
+                  new Runnable() {
+                    @Override
+                    public void run() {
+                      steps.incrementAndGet();
+                      if (olderRan.getCount() > 0) {
+                        ex.execute(this); // to runnext, then to the ring by the leaf below
+                        ex.execute(() -> {});
+                      }
                     }
-                  }
-                });
-          });
-      TestSupport.await(olderRan, BOUND_SECONDS, "older ring tasks to run beside the respawner");
-      assertTrue(steps.get() > 0);
+                  });
+            });
+        TestSupport.await(olderRan, BOUND_SECONDS, "older ring tasks to run beside the respawner");
+        assertTrue(steps.get() > 0);
+      } finally {
+        stopHog.set(true); // before the executor closes: the hog ignores interrupts
+      }
       TestSupport.awaitCondition(
           "respawner stops", () -> ex.stats().runnableTasks() == 0 && ex.stats().runningTasks() == 0);
     }

@@ -12,12 +12,10 @@ class SeedOrderTest {
 
   /**
    * Seed 001: with one processor, a task that spawns 0..9 and returns runs them as 9 0 1 .. 8:
-   * each spawn takes runnext and pushes the previous runnext to the ring's tail, which Go's owner
-   * takes oldest first. gmp's owner takes its own tasks' Gs newest first (RunQueue#popNewest, on
-   * by default; {@code -Dgmp.lifoPop=false}, the ablations-own run, is Go's order): 9 from
-   * runnext, then 8 7 6 5 (at or above the half a thief with tail 9 could claim), the head 0, and
-   * counted afresh from 1..4: 4 3, then 1 2. A long time slice keeps sysmon from demoting the
-   * runnext chain on a loaded machine.
+   * each spawn takes runnext and pushes the previous runnext to the ring's tail, which the owner
+   * takes oldest first. (gmp's newest-first pop, RunQueue#popNewest, is for two or more
+   * processors.) A long time slice keeps sysmon from demoting the runnext chain on a loaded
+   * machine.
    */
   @RepeatedTest(5)
   void spawnOrderWithOneProcessor() {
@@ -40,11 +38,7 @@ class SeedOrderTest {
           });
       TestSupport.await(done, "the 10 spawned tasks");
       synchronized (order) {
-        assertEquals(
-            Switches.LIFO_POP
-                ? List.of(9, 8, 7, 6, 5, 0, 4, 3, 1, 2)
-                : List.of(9, 0, 1, 2, 3, 4, 5, 6, 7, 8),
-            order);
+        assertEquals(List.of(9, 0, 1, 2, 3, 4, 5, 6, 7, 8), order);
       }
     }
   }
