@@ -44,8 +44,9 @@ final class Switches {
   static final boolean BATCH_OVERFLOW = flag("gmp.batchOverflow", true);
 
   /**
-   * The owner takes the newest G its own tasks pushed to its ring when no thief can be claiming
-   * it (RunQueue#popNewest), except on every 61st tick; false takes the oldest, as Go does.
+   * With two or more Ps, the owner takes the newest G its own tasks pushed to its ring when no
+   * thief can be claiming it (RunQueue#popNewest), except on every 61st tick; false takes the
+   * oldest, as Go does (and as one P always does).
    */
   static final boolean LIFO_POP = flag("gmp.lifoPop", true);
 

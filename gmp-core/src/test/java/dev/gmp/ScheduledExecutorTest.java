@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -80,58 +81,93 @@ class ScheduledExecutorTest {
     for (boolean fromTask : new boolean[] {true, false}) {
       boolean checked = false;
       for (int round = 0; round < 5 && !checked; round++) {
-        checked = deadlineOrderRound(fromTask);
+        checked = deadlineOrderRound(fromTask, false);
       }
       assertTrue(checked, "fromTask=" + fromTask + ": no round scheduled all before the first fired");
     }
   }
 
-  private static boolean deadlineOrderRound(boolean fromTask) throws Exception {
-    int n = 300;
-    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
-      GmpExecutor ex = c.ex();
-      ScheduledTask<?>[] timers = new ScheduledTask<?>[n];
-      List<Integer> order = new ArrayList<>(); // written only by the one worker
-      CountDownLatch done = new CountDownLatch(n);
-      long[] scheduledBy = new long[1];
-      CountDownLatch scheduled = new CountDownLatch(1);
-      Runnable scheduleAll = () -> {
-        for (int i = 0; i < n; i++) {
-          int id = i;
-          long delayMicros = 50_000 + ((i * 7919L) % n) * 50; // a permutation, 50 us apart
-          timers[i] = (ScheduledTask<?>) ex.schedule(() -> {
-            order.add(id);
-            done.countDown();
-          }, delayMicros, TimeUnit.MICROSECONDS);
-        }
-        scheduledBy[0] = Timers.now();
-        scheduled.countDown();
-      };
-      if (fromTask) {
-        ex.execute(scheduleAll);
-      } else {
-        scheduleAll.run();
-      }
-      TestSupport.await(scheduled, "scheduling");
-      TestSupport.await(done, "all timers");
-      long first = Long.MAX_VALUE;
-      for (ScheduledTask<?> t : timers) {
-        first = Math.min(first, t.when);
-      }
-      if (scheduledBy[0] >= first || ex.stats().retakes() != 0) {
-        // Scheduling overran the first deadline, or a timer task stalled (descheduled on a busy
-        // machine) long enough for sysmon to retake the P, so two Ms ran timer tasks side by
-        // side: this round proves nothing about the firing order.
-        return false;
-      }
-      for (int i = 1; i < n; i++) {
-        ScheduledTask<?> a = timers[order.get(i - 1)];
-        ScheduledTask<?> b = timers[order.get(i)];
-        assertTrue(a.when <= b.when,
-            "fromTask=" + fromTask + ": fired out of deadline order at " + i + ": " + order);
-      }
-      return true;
+  /**
+   * The same at parallelism 2 with the other processor held by a task that never yields: the
+   * timers a processor fires together keep deadline order, though its owner takes the Gs its own
+   * tasks push newest first (RunQueue#popNewest, RunQueue#keepOrder).
+   */
+  @Test
+  void timersFiredTogetherRunInDeadlineOrderBesideABusyProcessor() throws Exception {
+    boolean checked = false;
+    for (int round = 0; round < 5 && !checked; round++) {
+      checked = deadlineOrderRound(true, true);
     }
+    assertTrue(checked, "no round scheduled all before the first fired");
+  }
+
+  private static boolean deadlineOrderRound(boolean fromTask, boolean hog) throws Exception {
+    int n = 300;
+    AtomicBoolean stopHog = new AtomicBoolean();
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(hog ? 2 : 1))) {
+      GmpExecutor ex = c.ex();
+      try {
+        if (hog) {
+          CountDownLatch hogging = new CountDownLatch(1);
+          ex.execute(
+              () -> {
+                hogging.countDown();
+                while (!stopHog.get()) {
+                  Thread.onSpinWait(); // holds its processor: one worker runs the timer tasks
+                }
+              });
+          TestSupport.await(hogging, "the hog to hold a processor");
+        }
+        return deadlineOrderChecked(ex, n, fromTask);
+      } finally {
+        stopHog.set(true); // before the executor closes: the hog ignores interrupts
+      }
+    }
+  }
+
+  private static boolean deadlineOrderChecked(GmpExecutor ex, int n, boolean fromTask)
+      throws Exception {
+    ScheduledTask<?>[] timers = new ScheduledTask<?>[n];
+    List<Integer> order = new ArrayList<>(); // written only by the one worker
+    CountDownLatch done = new CountDownLatch(n);
+    long[] scheduledBy = new long[1];
+    CountDownLatch scheduled = new CountDownLatch(1);
+    Runnable scheduleAll = () -> {
+      for (int i = 0; i < n; i++) {
+        int id = i;
+        long delayMicros = 50_000 + ((i * 7919L) % n) * 50; // a permutation, 50 us apart
+        timers[i] = (ScheduledTask<?>) ex.schedule(() -> {
+          order.add(id);
+          done.countDown();
+        }, delayMicros, TimeUnit.MICROSECONDS);
+      }
+      scheduledBy[0] = Timers.now();
+      scheduled.countDown();
+    };
+    if (fromTask) {
+      ex.execute(scheduleAll);
+    } else {
+      scheduleAll.run();
+    }
+    TestSupport.await(scheduled, "scheduling");
+    TestSupport.await(done, "all timers");
+    long first = Long.MAX_VALUE;
+    for (ScheduledTask<?> t : timers) {
+      first = Math.min(first, t.when);
+    }
+    if (scheduledBy[0] >= first || ex.stats().retakes() != 0) {
+      // Scheduling overran the first deadline, or a timer task stalled (descheduled on a busy
+      // machine) long enough for sysmon to retake the P, so two Ms ran timer tasks side by
+      // side: this round proves nothing about the firing order.
+      return false;
+    }
+    for (int i = 1; i < n; i++) {
+      ScheduledTask<?> a = timers[order.get(i - 1)];
+      ScheduledTask<?> b = timers[order.get(i)];
+      assertTrue(a.when <= b.when,
+          "fromTask=" + fromTask + ": fired out of deadline order at " + i + ": " + order);
+    }
+    return true;
   }
 
   @Test
