@@ -224,9 +224,13 @@ final class BlockDetector {
 
   /**
    * Whether a look must load the CPU clock, before which it finds every task running: the
-   * thread waits (any JVM wait state but the scheduler's own lock), or it is RUNNABLE and asleep
-   * to the kernel at two looks in a row, in a call of its own (a read) or inside the JVM (a
-   * futex) for a whole slice: the cases the verdicts below need the clock for. Until then the
+   * thread waits (WAITING or TIMED_WAITING, but not for the scheduler's own lock), or it is
+   * RUNNABLE and asleep to the kernel at two looks in a row, in a call of its own (a read) or
+   * inside the JVM (a futex) for a whole slice: the cases the verdicts below need the clock for.
+   * Not BLOCKED on a monitor: the verdict is NO whatever the clock says (the slice rule's, which
+   * loads the clock itself once such a wait lasts a slice). Two Ms loading the same class meet on
+   * its class-loading monitor, so nearly every program's first operations show BLOCKED tasks
+   * while work waits: loading the clock there cost every fresh JVM its 30 ms. Until then the
    * detector costs a state read per look, plus a /proc read for a task that spans two looks,
    * and a program whose tasks only compute never loads the JVM's management classes (about 30
    * ms of CPU in a fresh JVM: docs/benchmarks.md, "The detector's clock, loaded when needed").
@@ -234,8 +238,7 @@ final class BlockDetector {
    */
   private boolean needsClock(M mp, Thread.State ts, boolean fresh, long now, long slice) {
     if (ts != Thread.State.RUNNABLE) {
-      return ts != Thread.State.NEW
-          && ts != Thread.State.TERMINATED
+      return (ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING)
           && !mp.sched.lock.hasQueuedThread(mp.runner);
     }
     if (!fresh || mp.osStat == null || !osSleeping(mp)) {

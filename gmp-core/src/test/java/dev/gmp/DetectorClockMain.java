@@ -4,20 +4,23 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Run by DetectorClockTest in a fresh JVM: a task that computes while work waits behind it, looked
  * at by the block detector 200 times, must not load the CPU clock (the JVM's management
- * classes); a task that sleeps must, and must still lose its P. Prints one line per phase.
+ * classes), nor may a task blocked on a monitor (as two Ms meeting on a class-loading lock are);
+ * a task that sleeps must, and must still lose its P. Prints one line per phase.
  */
 public final class DetectorClockMain {
   private DetectorClockMain() {}
 
   public static void main(String[] args) throws Exception {
     // A long slice: a spinner asleep inside the JVM at every look for a slice (a safepoint on a
-    // very busy machine) would load the clock too, which is allowed but is not what this checks.
+    // very busy machine) would load the clock too, and so would a monitor wait that lasts one
+    // (the slice rule's evidence), which is allowed but is not what this checks.
     GmpExecutor ex = GmpExecutor.builder().name("clock").parallelism(1)
-        .timeSlice(Duration.ofMillis(500)).build();
+        .timeSlice(Duration.ofSeconds(60)).build();
     BlockDetector det = ex.sched.sysmon.detector;
     AtomicBoolean stop = new AtomicBoolean();
     CountDownLatch spinning = new CountDownLatch(1);
@@ -42,6 +45,32 @@ public final class DetectorClockMain {
     stop.set(true);
     spun.await();
     queued.await();
+
+    Object monitor = new Object();
+    AtomicReference<Thread> waiter = new AtomicReference<>();
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch queuedBehind = new CountDownLatch(1);
+    synchronized (monitor) {
+      ex.execute(() -> {
+        waiter.set(Thread.currentThread());
+        synchronized (monitor) {
+          entered.countDown();
+        }
+      });
+      ex.execute(queuedBehind::countDown); // waits behind the blocked task: looked at each round
+      while (waiter.get() == null || waiter.get().getState() != Thread.State.BLOCKED) {
+        Thread.sleep(1);
+      }
+      long looks1 = det.looks;
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (det.looks - looks1 < 100 && System.nanoTime() - until < 0) {
+        Thread.sleep(1);
+      }
+      System.out.println("monitor: looks>=100 " + (det.looks - looks1 >= 100)
+          + " clock " + BlockDetector.clockLoaded());
+    }
+    entered.await();
+    queuedBehind.await();
 
     CountDownLatch sleeping = new CountDownLatch(1);
     ex.execute(() -> {

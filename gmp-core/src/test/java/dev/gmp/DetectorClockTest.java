@@ -7,8 +7,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The block detector loads the CPU clock (about 30 ms of the JVM's management classes in a fresh
- * JVM) only once a task waits: tasks that compute never pay for it, a task that blocks is still
- * retaken. In a child JVM, since any other test in this one may have loaded the clock.
+ * JVM) only once a task waits: tasks that compute, or wait briefly for a monitor, never pay for
+ * it, a task that blocks is still retaken. In a child JVM, since any other test in this one may
+ * have loaded the clock.
  */
 class DetectorClockTest {
 
@@ -17,6 +18,7 @@ class DetectorClockTest {
     ChildJvm.Result r = ChildJvm.run(DetectorClockMain.class, 180);
     assertEquals(List.of(
             "computing: looks>=200 true clock false retakes 0",
+            "monitor: looks>=100 true clock false",
             "sleeping: ran true clock true"),
         r.stdout(), "stdout; stderr: " + r.stderr());
     assertEquals(0, r.exitValue(), r.stderr());
