@@ -71,7 +71,9 @@ import java.nio.file.Path;
  * the OS preempted. Beside a CPU burner that sleep lasts hundreds of microseconds, long enough
  * for two looks (docs/design.md, section 3.1), so the kernel is asked which call the thread sleeps
  * in: a futex, the JVM's own, is held to a whole slice at under an eighth of a CPU, as long as a
- * task's wait on a monitor; any other call (read, poll, accept, nanosleep) is the task's.
+ * task's wait on a monitor (four slices while the CPUs are oversubscribed, when a VM lock's
+ * holder may wait that long for a CPU: Oversubscription#vmWaitNanos); any other call (read, poll,
+ * accept, nanosleep) is the task's.
  *
  * <p>All state is sysmon's own (each M's {@link Sample}, this object): one thread reads and
  * writes it, no ordering needed. What it reads of other threads: {@code M.runner} and {@code
@@ -157,7 +159,8 @@ final class BlockDetector {
 
   /**
    * The verdict on {@code mp}'s thread, which runs a task while work waits (sysmon only); {@code
-   * slice}, the time slice: how long a wait inside the JVM must last to count.
+   * slice}: how long a wait inside the JVM must last to count (the time slice, or more while the
+   * CPUs are oversubscribed: Oversubscription#vmWaitNanos).
    */
   int look(M mp, long now, long slice) {
     Thread t = mp.runner;

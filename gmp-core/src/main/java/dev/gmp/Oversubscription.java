@@ -15,6 +15,9 @@ package dev.gmp;
  * {@link #MIN_SPARES_PER_P} spares per P, so a handful of calls blocked on each other are never
  * held back, and never longer than the 10 ms bound: liveness is kept, at a bounded delay.
  *
+ * <p>The same lateness lengthens how long a wait inside the JVM must last before the block
+ * detector takes it for the task's own ({@link #vmWaitNanos}).
+ *
  * <p>On while the average is over {@link #LATE_NANOS} and the
  * calls are short next to it; off below half of it. sysmon alone writes; Ms read {@link #on} as a
  * hint (volatile: it changes rarely, and a stale read only grants or skips one hand-off).
@@ -22,6 +25,12 @@ package dev.gmp;
 final class Oversubscription {
   /** sysmon's averaged sleep lateness above which the CPUs count as oversubscribed. */
   static final long LATE_NANOS = 250_000;
+
+  /**
+   * Slices a wait inside the JVM (a futex) must last to count as the task's own while the CPUs
+   * are oversubscribed ({@link #vmWaitNanos}).
+   */
+  static final int VM_WAIT_SLICES = 4;
 
   /** Spares per P below which nothing is held back. */
   static final int MIN_SPARES_PER_P = 4;
@@ -38,6 +47,9 @@ final class Oversubscription {
 
   private volatile boolean on;
 
+  /** Whether sysmon's sleeps end late, calls or not: {@link #on}'s first half (sysmon only). */
+  private boolean late;
+
   /**
    * A round's lateness: how much longer than asked sysmon's sleep took; callNanos, the calls'
    * average length as their returns saw it (Retake#noteLongCall), CPU wait included (sysmon only).
@@ -50,6 +62,7 @@ final class Oversubscription {
     // before any call has returned to a lost P (0: no evidence that they are short). Off below
     // half the limit (hysteresis), so a mean near it does not flap.
     boolean shortCalls = callNanos > 0 && callNanos < CALL_TO_LATE * lateAvg;
+    late = lateAvg > limit || late && lateAvg >= limit / 2; // the same hysteresis
     boolean next = lateAvg > limit && shortCalls || on && lateAvg >= limit / 2 && shortCalls;
     if (next != on) {
       on = next; // written on a change only: every M with work waiting reads it per call
@@ -59,6 +72,7 @@ final class Oversubscription {
   /** sysmon goes into its deep sleep: nothing is in flight, start afresh when it wakes. */
   void reset() {
     lateAvg = 0;
+    late = false;
     on = false;
   }
 
@@ -66,6 +80,29 @@ final class Oversubscription {
   boolean holdsBack(Scheduler s) {
     return on && s.spares.count >= MIN_SPARES_PER_P * s.gomaxprocs;
   }
+
+  /**
+   * How long a task asleep inside the JVM (a futex: a VM lock, a safepoint, a class initialiser)
+   * must stay there, at under an eighth of a CPU, before the detector takes the wait for the
+   * task's own (BlockDetector#callVerdict): the slice, or {@link #VM_WAIT_SLICES} slices while
+   * sysmon's own sleeps end late (over {@link #LATE_NANOS}, until under half of it: a bound that
+   * flapped with the average let a 14 ms wait count). VM locks and safepoints are held for
+   * microseconds of CPU, but their waiters wait as long as the holder waits for a CPU: beside a
+   * CPU burner tasks allocating sat in a futex for just over a 10 ms slice, with sysmon 0.8-1.2
+   * ms late, and lost their Ps, so a third thread ran tasks at parallelism 2 (docs/design.md,
+   * section 3.1). Such a wait is contention that a hand-off cannot shorten, like a wait for a
+   * lock another running task holds. A task that does wait there for long (a class initialiser
+   * that blocks) still loses its P, later. Plain read of late: sysmon's own, as the detector is.
+   */
+  long vmWaitNanos(long slice) {
+    return late || testLate > LATE_NANOS ? VM_WAIT_SLICES * slice : slice;
+  }
+
+  /**
+   * Test seam: a lateness {@link #vmWaitNanos} takes as sysmon's (0 but in tests, which cannot
+   * make a machine busy on demand). Volatile: a test thread writes it while sysmon runs.
+   */
+  volatile long testLate;
 
   /** Whether sysmon's last samples said oversubscribed (before the spare floor). */
   boolean on() {

@@ -111,7 +111,8 @@ final class SysmonRetake {
     // Unmarked blocking, within a round or two (the verdict may use the M's previous round,
     // so it can come at the task's first sight; retakeRunning rechecks the task under the lock).
     if (sysmon.detector != null
-        && sysmon.detector.look(mp, now, slice) == BlockDetector.BLOCKED
+        && sysmon.detector.look(mp, now, sysmon.oversubscription.vmWaitNanos(slice))
+            == BlockDetector.BLOCKED
         && s.retake.retakeRunning(pp, mp, gp, c, true)) {
       pp.sysmonM = null;
       blockedThisRound++;

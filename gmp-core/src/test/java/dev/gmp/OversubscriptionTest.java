@@ -48,6 +48,16 @@ class OversubscriptionTest {
   }
 
   @Test
+  void waitsInsideTheJvmMustLastFourSlicesWhileSysmonIsLate() {
+    long slice = 10_000 * US;
+    assertEquals(slice, o.vmWaitNanos(slice), "sysmon on time: one slice");
+    samples(o, 40, 1_000 * US, 0); // 1 ms late, no call at all (tasks that only compute)
+    assertEquals(Oversubscription.VM_WAIT_SLICES * slice, o.vmWaitNanos(slice));
+    samples(o, 80, 0, 0);
+    assertEquals(slice, o.vmWaitNanos(slice), "on time again");
+  }
+
+  @Test
   void withNoCallReturnedYetNothingIsHeldBack() {
     samples(o, 40, 1_000 * US, 0); // no call has outlived its P: their length is unknown
     assertFalse(o.on(), "a first wave of long calls (a latch) must not wait 10 ms each");

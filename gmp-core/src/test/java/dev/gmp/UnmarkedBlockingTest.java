@@ -65,7 +65,8 @@ class UnmarkedBlockingTest {
     losesItsProcessor(one(), b);
   }
 
-  private void losesItsProcessor(GmpExecutor ex, Blocker b) throws Exception {
+  /** Returns when (System.nanoTime) the task queued behind the blocked one started. */
+  private long losesItsProcessor(GmpExecutor ex, Blocker b) throws Exception {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch blockerDone = new CountDownLatch(1);
     AtomicBoolean released = new AtomicBoolean();
@@ -82,7 +83,9 @@ class UnmarkedBlockingTest {
     });
     await(inside, "the blocker started");
     CountDownLatch other = new CountDownLatch(1);
+    long[] otherRanAt = new long[1]; // written before the latch's count down, read after it
     ex.execute(() -> {
+      otherRanAt[0] = System.nanoTime();
       stillBlockedWhenOtherRan.set(!released.get());
       other.countDown();
     });
@@ -94,6 +97,7 @@ class UnmarkedBlockingTest {
     awaitCondition(() -> "the blocker completes after its release: " + ex.stats(),
         LIVENESS_SECONDS, () -> blockerDone.getCount() == 0);
     assertTrue(blockRetakes(ex) >= 1, "the detector retook the P: " + ex.stats());
+    return otherRanAt[0];
   }
 
   @Test
@@ -214,6 +218,8 @@ class UnmarkedBlockingTest {
   private static final CountDownLatch SHORT_INIT_RELEASE = new CountDownLatch(1);
   private static final CountDownLatch LONG_INIT_ENTERED = new CountDownLatch(1);
   private static final CountDownLatch LONG_INIT_RELEASE = new CountDownLatch(1);
+  private static final CountDownLatch BUSY_INIT_ENTERED = new CountDownLatch(1);
+  private static final CountDownLatch BUSY_INIT_RELEASE = new CountDownLatch(1);
 
   private static final class ShortHeldInit {
     static {
@@ -228,6 +234,15 @@ class UnmarkedBlockingTest {
     static {
       LONG_INIT_ENTERED.countDown();
       awaitQuietly(LONG_INIT_RELEASE);
+    }
+
+    static void touch() {}
+  }
+
+  private static final class BusyHeldInit {
+    static {
+      BUSY_INIT_ENTERED.countDown();
+      awaitQuietly(BUSY_INIT_RELEASE);
     }
 
     static void touch() {}
@@ -314,6 +329,44 @@ class UnmarkedBlockingTest {
       }
     });
     holder.join();
+  }
+
+  /**
+   * While the CPUs are oversubscribed (sysmon's sleeps end late) a wait inside the JVM counts
+   * only after four slices: there a VM lock's holder may wait that long for a CPU, and beside a
+   * CPU burner a task allocating lost its P after just over one (Oversubscription#vmWaitNanos).
+   * The lateness is set through the test seam; the machine's own load can only make the
+   * retake later, never earlier.
+   */
+  @Test
+  void whileTheCpusAreOversubscribedAWaitInsideTheJvmCountsAfterFourSlices() throws Exception {
+    assumeTrue(Switches.BLOCK_DETECT, "the detector is switched off (-Dgmp.blockDetect=false)");
+    assumeTrue(BlockDetector.ownStatFile() != null, "needs the kernel's thread state (/proc)");
+    assumeTrue(BlockDetector.futexCalls(System.getProperty("os.arch")).length > 0,
+        "needs this architecture's futex call numbers");
+    long slice = TimeUnit.MILLISECONDS.toNanos(20);
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1)
+        .timeSlice(Duration.ofNanos(slice)).build());
+    ex.sched.sysmon.oversubscription.testLate = 2 * Oversubscription.LATE_NANOS;
+    Thread holder = holdInit(BusyHeldInit::touch, BUSY_INIT_ENTERED);
+    long[] blockedAt = new long[1]; // written by the blocker before it waits; read after the end
+    long otherRanAt = losesItsProcessor(ex, new Blocker() {
+      @Override
+      public void block() {
+        blockedAt[0] = System.nanoTime();
+        BusyHeldInit.touch();
+      }
+
+      @Override
+      public void release() {
+        BUSY_INIT_RELEASE.countDown();
+      }
+    });
+    holder.join();
+    long waited = otherRanAt - blockedAt[0];
+    assertTrue(waited >= Oversubscription.VM_WAIT_SLICES * slice,
+        "retaken after " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms, before "
+            + Oversubscription.VM_WAIT_SLICES + " slices of 20 ms");
   }
 
   /** Whether the kernel has the thread of this stat file asleep inside the JVM (a futex). */
