@@ -232,8 +232,8 @@ final class BlockDetector {
    * inside the JVM (a futex) for a whole slice: the cases the verdicts below need the clock for.
    * Not BLOCKED on a monitor: the verdict is NO whatever the clock says (the slice rule's, which
    * loads the clock itself once such a wait lasts a slice). Two Ms loading the same class meet on
-   * its class-loading monitor, so nearly every program's first operations show BLOCKED tasks
-   * while work waits: loading the clock there cost every fresh JVM its 30 ms. Until then the
+   * its class-loading monitor, so a program's first operations often show BLOCKED tasks while
+   * work waits: loading the clock there cost many fresh JVMs its 30 ms. Until then the
    * detector costs a state read per look, plus a /proc read for a task that spans two looks,
    * and a program whose tasks only compute never loads the JVM's management classes (about 30
    * ms of CPU in a fresh JVM: docs/benchmarks.md, "The detector's clock, loaded when needed").
