@@ -66,15 +66,7 @@ class FairnessTest {
         CountDownLatch olderRan = new CountDownLatch(older);
         AtomicLong steps = new AtomicLong();
         if (parallelism == 2) {
-          CountDownLatch hogging = new CountDownLatch(1);
-          ex.execute(
-              () -> {
-                hogging.countDown();
-                while (!stopHog.get()) {
-                  Thread.onSpinWait(); // holds its processor: no thief for the other one
-                }
-              });
-          TestSupport.await(hogging, BOUND_SECONDS, "the hog to hold a processor");
+          TestSupport.hogAProcessor(ex, stopHog); // no thief for the other processor
         }
         ex.execute(
             () -> {

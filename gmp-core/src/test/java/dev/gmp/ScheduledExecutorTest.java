@@ -108,15 +108,7 @@ class ScheduledExecutorTest {
       GmpExecutor ex = c.ex();
       try {
         if (hog) {
-          CountDownLatch hogging = new CountDownLatch(1);
-          ex.execute(
-              () -> {
-                hogging.countDown();
-                while (!stopHog.get()) {
-                  Thread.onSpinWait(); // holds its processor: one worker runs the timer tasks
-                }
-              });
-          TestSupport.await(hogging, "the hog to hold a processor");
+          TestSupport.hogAProcessor(ex, stopHog); // one worker runs the timer tasks
         }
         return deadlineOrderChecked(ex, n, fromTask);
       } finally {

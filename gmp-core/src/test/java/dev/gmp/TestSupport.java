@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -55,6 +56,23 @@ final class TestSupport {
       Thread.currentThread().interrupt();
       fail("interrupted waiting for: " + what.get());
     }
+  }
+
+  /**
+   * Runs a task on {@code ex} that spins until {@code stop} is set, and returns once it runs: it
+   * holds its processor, so no other worker of that processor steals or runs anything. Set
+   * {@code stop} before the executor closes: the hog ignores interrupts.
+   */
+  static void hogAProcessor(GmpExecutor ex, AtomicBoolean stop) {
+    CountDownLatch hogging = new CountDownLatch(1);
+    ex.execute(
+        () -> {
+          hogging.countDown();
+          while (!stop.get()) {
+            Thread.onSpinWait();
+          }
+        });
+    await(hogging, "the hog to hold a processor");
   }
 
   static void await(CountDownLatch latch, long seconds, String what) {
