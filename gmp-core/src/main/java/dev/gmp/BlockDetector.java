@@ -2,7 +2,6 @@ package dev.gmp;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,10 +15,10 @@ import java.nio.file.Path;
  * sysmon from outside:
  *
  * <ol>
- *   <li>its CPU clock ({@code ThreadMXBean.getThreadCpuTime}, a VM call cheap enough for every
- *       round), sampled each round in which work waits: how much of the last round it spent on a
- *       CPU. Loaded at the first look that finds a task waiting ({@link #needsClock}): until
- *       then every task is taken as running;
+ *   <li>its CPU clock ({@link CpuClock}: the kernel's count on Linux, a read cheap enough for
+ *       every round), sampled each round in which work waits: how much of the last round it
+ *       spent on a CPU. Read from the first look that finds a task waiting ({@link #needsClock}):
+ *       until then every task is taken as running;
  *   <li>{@code Thread.getState()} (a field read): WAITING or TIMED_WAITING mean the thread
  *       itself chose to wait (park, sleep, Object.wait, a j.u.c lock) and can never be a
  *       CPU-bound task;
@@ -152,6 +151,13 @@ final class BlockDetector {
 
   private final ByteBuffer statBuf = ByteBuffer.allocate(1024);
 
+  /** The Ms' CPU clocks (sysmon's, shared with its slice rule). */
+  private final CpuClock clock;
+
+  BlockDetector(CpuClock clock) {
+    this.clock = clock;
+  }
+
   void beginRound() {
     round++;
     suspects = 0;
@@ -170,13 +176,13 @@ final class BlockDetector {
     looks++;
     boolean fresh = mp.det.round == round - 1; // the last sample was the round before
     Thread.State ts = t.getState();
-    if (!clockLoaded && !needsClock(mp, ts, fresh, now, slice)) {
-      mp.det.round = round; // running (or not started): nothing to judge, no clock to load yet
+    if (!clock.engaged() && !needsClock(mp, ts, fresh, now, slice)) {
+      mp.det.round = round; // running (or not started): nothing to judge, no clock to read yet
       mp.det.cpu = -1;
       mp.det.blocked = false;
       return NO;
     }
-    long cpu = Clock.cpuTime(t);
+    long cpu = clock.engage(mp);
     boolean known = fresh && cpu >= 0 && mp.det.cpu >= 0; // so we know its CPU over one round
     long dCpu = cpu - mp.det.cpu;
     long dt = now - mp.det.when;
@@ -226,18 +232,18 @@ final class BlockDetector {
   }
 
   /**
-   * Whether a look must load the CPU clock, before which it finds every task running: the
-   * thread waits (WAITING or TIMED_WAITING, but not for the scheduler's own lock), or it is
+   * Whether a look must start reading the CPU clock, before which it finds every task running:
+   * the thread waits (WAITING or TIMED_WAITING, but not for the scheduler's own lock), or it is
    * RUNNABLE and asleep to the kernel at two looks in a row, in a call of its own (a read) or
    * inside the JVM (a futex) for a whole slice: the cases the verdicts below need the clock for.
    * Not BLOCKED on a monitor: the verdict is NO whatever the clock says (the slice rule's, which
-   * loads the clock itself once such a wait lasts a slice). Two Ms loading the same class meet on
+   * reads the clock itself once such a wait lasts a slice). Two Ms loading the same class meet on
    * its class-loading monitor, so a program's first operations often show BLOCKED tasks while
-   * work waits: loading the clock there cost many fresh JVMs its 30 ms. Until then the
-   * detector costs a state read per look, plus a /proc read for a task that spans two looks,
-   * and a program whose tasks only compute never loads the JVM's management classes (about 30
-   * ms of CPU in a fresh JVM: docs/benchmarks.md, "The detector's clock, loaded when needed").
-   * A compiling or class-loading task sleeps in futexes for moments at a time, hence the slice.
+   * work waits: when the clock was always the JVM's, loading it there slowed many fresh JVMs.
+   * Until then the detector costs a state read per look, plus a /proc read for a task that spans
+   * two looks, and a program whose tasks only compute never reads a clock (docs/benchmarks.md,
+   * "The detector's clock, loaded when needed"). A compiling or class-loading task sleeps in
+   * futexes for moments at a time, hence the slice.
    */
   private boolean needsClock(M mp, Thread.State ts, boolean fresh, long now, long slice) {
     if (ts != Thread.State.RUNNABLE) {
@@ -264,7 +270,7 @@ final class BlockDetector {
   void baseline(M mp, long now) {
     Thread t = mp.runner;
     if (t != null) {
-      mp.det.cpu = cpuTime(t);
+      mp.det.cpu = clock.read(mp);
       mp.det.when = now;
       mp.det.round = round;
       mp.det.blocked = false; // parked in stopm is not a task's wait
@@ -451,30 +457,6 @@ final class BlockDetector {
     }
   }
 
-  /** The thread's CPU time in ns, or -1 if unknown or the clock is not loaded yet. */
-  static long cpuTime(Thread t) {
-    return clockLoaded ? Clock.cpuTime(t) : -1;
-  }
-
-  /**
-   * The CPU time of a thread found in a JVM wait state (sysmon's slice rule), loading the clock
-   * if no look has yet: such a wait is what the clock is for.
-   */
-  static long waitingCpuTime(Thread t) {
-    return Clock.cpuTime(t);
-  }
-
-  /**
-   * Whether {@link Clock} has been loaded (by any executor's sysmon). Plain: set once, in
-   * Clock's initialiser; a sysmon that reads a stale false loads nothing new, the JVM's class
-   * initialisation hands it the same clock at its first waiting look.
-   */
-  private static boolean clockLoaded;
-
-  static boolean clockLoaded() {
-    return clockLoaded;
-  }
-
   /**
    * Whether {@code t} waits for a monitor or a j.u.c lock held by another task of {@code s} that
    * runs, or waits for a CPU, on one of its Ps: contention, which a hand-off cannot shorten (the
@@ -496,7 +478,7 @@ final class BlockDetector {
     if (owner < 0) {
       // A monitor nobody holds was just released: the wait is ending, nothing to hand on. A
       // j.u.c lock without an owner may be held in shared mode (readers): not known, so no.
-      return monitor && Clock.MX != null;
+      return monitor && CpuClock.management() != null;
     }
     for (P pp : s.procs.all) {
       M mp = pp.m();
@@ -514,7 +496,7 @@ final class BlockDetector {
    * thread (no safepoint); a ThreadInfo per call, only for a wait on a lock about to be retaken.
    */
   private static long lockOwner(Thread t) {
-    ThreadMXBean mx = Clock.MX;
+    ThreadMXBean mx = CpuClock.management();
     if (mx == null) {
       return -1;
     }
@@ -523,34 +505,6 @@ final class BlockDetector {
       return ti == null ? -1 : ti.getLockOwnerId();
     } catch (RuntimeException e) {
       return -1;
-    }
-  }
-
-  /**
-   * The threads' CPU clocks, in a holder: the JVM's management classes are slow to load
-   * (docs/benchmarks.md, "Where the rest of the warm-up goes"), so they load on sysmon's thread
-   * at the first look that needs them ({@link #needsClock}), never on a worker starting up.
-   */
-  private static final class Clock {
-    private static final ThreadMXBean MX = open();
-
-    static {
-      clockLoaded = true;
-    }
-
-    private static ThreadMXBean open() {
-      try {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        return mx.isThreadCpuTimeSupported() ? mx : null;
-      } catch (RuntimeException | LinkageError e) {
-        return null; // no CPU clock to be had: the wait-state rule alone
-      }
-    }
-
-    /** The thread's CPU time in ns, or -1 if unknown (no clock, disabled, or thread gone). */
-    static long cpuTime(Thread t) {
-      ThreadMXBean mx = MX;
-      return mx == null ? -1 : mx.getThreadCpuTime(t.threadId());
     }
   }
 }

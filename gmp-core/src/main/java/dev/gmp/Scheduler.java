@@ -19,7 +19,8 @@ import java.util.function.IntToLongFunction;
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / execute); {@link Steal}
  * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Spares} (the spare budget,
  * and an M without a P getting one); {@link Sysmon}, {@link SysmonRetake} and {@link Retake}; {@link
- * Oversubscription} (do threads wait for a CPU); {@link Resize} (procresize); {@link Threads}
+ * BlockDetector} and {@link CpuClock} (unmarked blocking); {@link Oversubscription} (do threads
+ * wait for a CPU); {@link Resize} (procresize); {@link Threads}
  * (allm, newm, check-in, mexit); {@link ThreadTable} (the current M); {@link Lifecycle}
  * (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link
  * Timers}, {@link TimerSleeper}, {@link TimerHeap}, {@link ScheduledTask}

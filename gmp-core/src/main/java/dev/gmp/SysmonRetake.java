@@ -131,7 +131,7 @@ final class SysmonRetake {
         ts == Thread.State.BLOCKED
             || ts == Thread.State.WAITING
             || ts == Thread.State.TIMED_WAITING;
-    if (!offCpu || !offCpuSince(pp, t, now, slice) || BlockDetector.waitsForARunningTask(s, t)) {
+    if (!offCpu || !offCpuSince(pp, mp, now, slice) || BlockDetector.waitsForARunningTask(s, t)) {
       return 0;
     }
     if (s.retake.retakeRunning(pp, mp, gp, c, false)) {
@@ -160,8 +160,8 @@ final class SysmonRetake {
    * BlockDetector#waitsForARunningTask} keeps the waiter's P. A holder that waits itself, or
    * one outside the executor, does not.
    */
-  private static boolean offCpuSince(P pp, Thread t, long now, long slice) {
-    long cpu = BlockDetector.waitingCpuTime(t);
+  private boolean offCpuSince(P pp, M mp, long now, long slice) {
+    long cpu = sysmon.clock.engage(mp); // such a wait is what the clock is for
     return cpu < 0 || pp.sysmonOff.lasted(cpu, now, slice);
   }
 }
