@@ -469,9 +469,7 @@ final class BlockDetector {
    */
   static boolean waitsForARunningTask(Scheduler s, Thread t) {
     boolean monitor = t.getState() == Thread.State.BLOCKED;
-    if (!monitor
-        && !(java.util.concurrent.locks.LockSupport.getBlocker(t)
-            instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)) {
+    if (!monitor && !ownable(java.util.concurrent.locks.LockSupport.getBlocker(t))) {
       return false;
     }
     long owner = lockOwner(t);
@@ -488,6 +486,23 @@ final class BlockDetector {
       }
     }
     return false; // held by a thread without one of our Ps: a hand-off lets queued work run
+  }
+
+  /**
+   * Whether a park's blocker is a synchronizer that can have an owner: an {@code
+   * AbstractOwnableSynchronizer} (ReentrantLock's, ReentrantReadWriteLock's, a library's own),
+   * but not CountDownLatch's or Semaphore's, which are built on one and never set an owner. A
+   * task awaiting a latch is among the commonest waits, and asking the JVM for an owner loads
+   * the management classes on sysmon's thread, which held up the hand-off (docs/benchmarks.md,
+   * "The detector's clock without the JVM's management classes").
+   */
+  static boolean ownable(Object blocker) {
+    if (!(blocker instanceof java.util.concurrent.locks.AbstractOwnableSynchronizer)) {
+      return false;
+    }
+    Class<?> outer = blocker.getClass().getEnclosingClass(); // their Sync classes are nested
+    return outer != java.util.concurrent.CountDownLatch.class
+        && outer != java.util.concurrent.Semaphore.class;
   }
 
   /**

@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Run by DetectorClockTest in a fresh JVM: a task that computes while work waits behind it, looked
  * at by the block detector 200 times, must not start reading the CPU clock, nor may a task
- * blocked on a monitor (as two Ms meeting on a class-loading lock are); a task that sleeps must,
- * and must still lose its P. Prints one line per phase, then whether the JVM's management classes
- * were loaded (on Linux they are not: the clock is the kernel's count).
+ * blocked on a monitor (as two Ms meeting on a class-loading lock are); a task awaiting a latch
+ * must, and must still lose its P. Prints one line per phase, then whether the JVM's management
+ * classes were loaded (on Linux they are not: the clock is the kernel's count, and a latch has no
+ * owner to ask the JVM about).
  */
 public final class DetectorClockMain {
   private DetectorClockMain() {}
@@ -74,22 +75,25 @@ public final class DetectorClockMain {
     entered.await();
     queuedBehind.await();
 
-    CountDownLatch sleeping = new CountDownLatch(1);
+    // A task awaiting a latch: the commonest wait; no owner to ask the JVM about.
+    CountDownLatch waiting = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
     ex.execute(() -> {
-      sleeping.countDown();
+      waiting.countDown();
       try {
-        Thread.sleep(60_000);
+        gate.await();
       } catch (InterruptedException e) {
         // shutdownNow: done
       }
     });
-    sleeping.await();
+    waiting.await();
     CountDownLatch behind = new CountDownLatch(1);
-    ex.execute(behind::countDown); // runs only once the sleeper's P is retaken
+    ex.execute(behind::countDown); // runs only once the waiter's P is retaken
     boolean ran = behind.await(60, TimeUnit.SECONDS);
-    System.out.println("sleeping: ran " + ran + " clock " + clock.engaged());
+    System.out.println("waiting: ran " + ran + " clock " + clock.engaged());
     // On Linux the clock is the kernel's: the JVM's management classes never load for it.
     System.out.println("management classes loaded " + CpuClock.managementLoaded());
+    gate.countDown();
     ex.shutdownNow();
     ex.awaitTermination(60, TimeUnit.SECONDS);
   }

@@ -19,7 +19,7 @@ class DetectorClockTest {
     assertEquals(List.of(
             "computing: looks>=200 true clock false retakes 0",
             "monitor: looks>=100 true clock false",
-            "sleeping: ran true clock true",
+            "waiting: ran true clock true",
             "management classes loaded " + !CpuClock.KERNEL),
         r.stdout(), "stdout; stderr: " + r.stderr());
     assertEquals(0, r.exitValue(), r.stderr());
