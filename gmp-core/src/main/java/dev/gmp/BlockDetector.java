@@ -371,14 +371,7 @@ final class BlockDetector {
     if (c == '-') {
       return IN_VM; // -1: asleep in a fault or exception, not in a call the task made
     }
-    long nr = 0;
-    for (int i = 0; i < len; i++) {
-      c = b.get(i);
-      if (c < '0' || c > '9') {
-        break;
-      }
-      nr = nr * 10 + (c - '0');
-    }
+    long nr = leadingNumber(b, len);
     for (int f : FUTEX_CALLS) {
       if (nr == f) {
         return IN_VM;
@@ -405,8 +398,25 @@ final class BlockDetector {
     };
   }
 
-  /** M.osStat (not null) as a Path, made once per M. */
-  private static Path statPath(M mp) {
+  /**
+   * The decimal number a /proc line in {@code b[0, len)} starts with (a syscall's number, a
+   * schedstat's run time), or -1 if it starts with none.
+   */
+  static long leadingNumber(ByteBuffer b, int len) {
+    long n = 0;
+    int i = 0;
+    for (; i < len; i++) {
+      byte c = b.get(i);
+      if (c < '0' || c > '9') {
+        break;
+      }
+      n = n * 10 + (c - '0');
+    }
+    return i == 0 ? -1 : n;
+  }
+
+  /** M.osStat (not null) as a Path, made once per M (sysmon's thread: the detector or CpuClock). */
+  static Path statPath(M mp) {
     Path p = mp.det.stat;
     if (p == null) {
       p = Path.of(mp.osStat);

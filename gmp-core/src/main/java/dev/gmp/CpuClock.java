@@ -6,7 +6,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 
 /**
  * sysmon's reading of an M's CPU clock: how many nanoseconds its thread has spent on a CPU, the
@@ -68,12 +67,11 @@ final class CpuClock {
     if (t == null) {
       return -1;
     }
-    String stat = mp.osStat;
-    if (!KERNEL || stat == null) {
+    if (!KERNEL || mp.osStat == null) {
       return Management.cpuTime(t);
     }
     int slot = (int) mp.id & (SLOTS - 1);
-    FileChannel ch = file(slot, mp, stat);
+    FileChannel ch = file(slot, mp);
     if (ch == null) {
       return -1;
     }
@@ -85,7 +83,7 @@ final class CpuClock {
       drop(slot); // the thread is gone, or an interrupt closed the file: reopened next time
       return -1;
     }
-    return parse(b, b.position());
+    return BlockDetector.leadingNumber(b, b.position());
   }
 
   /**
@@ -96,35 +94,21 @@ final class CpuClock {
     try (FileInputStream in = new FileInputStream("/proc/thread-self/schedstat")) {
       byte[] b = new byte[64];
       int n = in.read(b);
-      return n > 0 && parse(ByteBuffer.wrap(b), n) > 0;
+      return n > 0 && BlockDetector.leadingNumber(ByteBuffer.wrap(b), n) > 0;
     } catch (IOException | RuntimeException e) {
       return false; // not Linux, no /proc, or no such file: the JVM's clock
     }
   }
 
-  /** The first field of a schedstat line in {@code b[0, len)}, or -1. */
-  static long parse(ByteBuffer b, int len) {
-    long ns = 0;
-    int i = 0;
-    for (; i < len; i++) {
-      byte c = b.get(i);
-      if (c < '0' || c > '9') {
-        break;
-      }
-      ns = ns * 10 + (c - '0');
-    }
-    return i == 0 ? -1 : ns;
-  }
-
   /** {@code mp}'s open file in {@code slot}, opening it (and closing another M's) if needed. */
-  private FileChannel file(int slot, M mp, String stat) {
+  private FileChannel file(int slot, M mp) {
     if (owners[slot] == mp && files[slot] != null) {
       return files[slot];
     }
     drop(slot);
     try {
       // M.osStat is "/proc/self/task/TID/stat": schedstat is its sibling.
-      FileChannel ch = FileChannel.open(Path.of(stat).resolveSibling("schedstat"));
+      FileChannel ch = FileChannel.open(BlockDetector.statPath(mp).resolveSibling("schedstat"));
       owners[slot] = mp;
       files[slot] = ch;
       return ch;
