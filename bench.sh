@@ -228,9 +228,10 @@ full_suite() {
   run wakeup 'GoWakeup' -p executor=gmp,fjp -p parallelism=2 -f "$f2" "${W[@]}"
   run remote 'TokioRemoteSpawn' -p executor=gmp,fjp,tpe -p parallelism=2 -f "$f2" "${W[@]}"
   # the JDK's HttpServer on each executor (gmp, ForkJoinPool, fixed pool, cached pool, virtual
-  # threads), 4 and 16 keep-alive clients, tiny and 1 ms sleeping handlers (~5 min)
+  # threads), 4 and 16 keep-alive clients, tiny handlers and handlers that wait 1 ms unmarked,
+  # in a sleep or in a read from a backend (~7 min)
   run http 'HttpServerBench' -p server=jdk -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
-  # Jetty 12 on the same executors, 16 clients (~3 min)
+  # Jetty 12 on the same executors, 16 clients (~4 min)
   run jetty 'HttpServerBench' -p server=jetty -p clients=16 -p executor=gmp,fjp,tpe,cached \
     -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
   run core-p1 "${CORE[@]}" -p parallelism=1 -f 1 "${W[@]}"

@@ -45,9 +45,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * and one selector on threads of their own and its request work on the executor ({@link
  * JettyExecutorPool}). Either way one server thread calls {@code execute} once per request, from
  * outside the executor: at light load every request is a wake-up. Handlers: {@code tiny} answers
- * "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody marked (a JDBC
- * call, say), which only an executor that notices unmarked blocking (or has a thread per request)
- * can overlap. Both Jetty handlers are Jetty's default invocation type, blocking: a handler
+ * "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody marked, which
+ * only an executor that notices unmarked blocking (or has a thread per request) can overlap;
+ * {@code read1} first waits 1 ms for a backend's answer in a read ({@link BackendCall}: a JDBC
+ * call, say), which Java reports as RUNNABLE. Both Jetty handlers are Jetty's default invocation type, blocking: a handler
  * declared non-blocking would run on the selector thread and never reach the executor.
  *
  * <p>Primary score: microseconds per request (lower is better, as everywhere in this suite; req/s
@@ -80,7 +81,7 @@ public class HttpServerBench {
   @Param({"4", "16"})
   public int clients;
 
-  @Param({"tiny", "sleep1"})
+  @Param({"tiny", "sleep1", "read1"})
   public String handler;
 
   @Param({"jdk", "jetty"})
@@ -92,7 +93,7 @@ public class HttpServerBench {
   KeepAliveClient client;
   final LiveThreads threads = new LiveThreads();
 
-  /** Whether handler {@code tiny} or {@code sleep1} sleeps 1 ms first (GrpcServerBench too). */
+  /** Whether handler {@code tiny} or {@code sleep1} sleeps 1 ms first (GrpcServerBench). */
   static boolean sleeps(String handler) {
     return switch (handler) {
       case "tiny" -> false;
@@ -101,28 +102,36 @@ public class HttpServerBench {
     };
   }
 
+  /** What the handler does before it answers: nothing, an unmarked sleep, a backend call. */
+  static Runnable work(String handler) {
+    return switch (handler) {
+      case "tiny" -> () -> {};
+      case "sleep1" -> () -> Util.sleepNanos(1_000_000);
+      case "read1" -> BackendCall::call;
+      default ->
+          throw new IllegalArgumentException("handler must be tiny, sleep1 or read1, was " + handler);
+    };
+  }
+
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    boolean sleep = sleeps(handler);
+    Runnable work = work(handler);
     exec = Execs.create(executor, parallelism, threads);
     InetSocketAddress address =
         switch (server) {
-          case "jdk" -> startJdk(sleep);
-          case "jetty" -> startJetty(sleep);
+          case "jdk" -> startJdk(work);
+          case "jetty" -> startJetty(work);
           default ->
               throw new IllegalArgumentException("server must be jdk or jetty, was " + server);
         };
     client = new KeepAliveClient(address, clients);
   }
 
-  private InetSocketAddress startJdk(boolean sleep) throws IOException {
-    HttpHandler h =
-        sleep
-            ? ex -> {
-              Util.sleepNanos(1_000_000);
-              respond(ex);
-            }
-            : HttpServerBench::respond;
+  private InetSocketAddress startJdk(Runnable work) throws IOException {
+    HttpHandler h = ex -> {
+      work.run();
+      respond(ex);
+    };
     jdkServer =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
     jdkServer.createContext("/", h);
@@ -131,7 +140,7 @@ public class HttpServerBench {
     return jdkServer.getAddress();
   }
 
-  private InetSocketAddress startJetty(boolean sleep) throws Exception {
+  private InetSocketAddress startJetty(Runnable work) throws Exception {
     jettyServer = JettyExecutorPool.newServer(exec);
     // One acceptor and one selector, what Jetty picks for 2 to 8 cores, fixed so that a bigger
     // machine runs the same server; both on threads of their own (JettyExecutorPool).
@@ -141,24 +150,22 @@ public class HttpServerBench {
     connector.setPort(0);
     connector.setAcceptQueueSize(1024);
     jettyServer.addConnector(connector);
-    jettyServer.setHandler(new JettyHandler(sleep));
+    jettyServer.setHandler(new JettyHandler(work));
     jettyServer.start();
     return new InetSocketAddress(InetAddress.getLoopbackAddress(), connector.getLocalPort());
   }
 
-  /** "ok", after an unmarked 1 ms sleep when asked; Jetty's default (blocking) invocation type. */
+  /** "ok", after the handler's work; Jetty's default (blocking) invocation type. */
   private static final class JettyHandler extends Handler.Abstract {
-    private final boolean sleep;
+    private final Runnable work;
 
-    JettyHandler(boolean sleep) {
-      this.sleep = sleep;
+    JettyHandler(Runnable work) {
+      this.work = work;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-      if (sleep) {
-        Util.sleepNanos(1_000_000);
-      }
+      work.run();
       response.setStatus(200);
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, OK.length);
       response.write(true, ByteBuffer.wrap(OK), callback);

@@ -2,9 +2,14 @@ package dev.gmp.bench;
 
 import dev.gmp.GmpExecutor;
 import dev.gmp.GmpStats;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -12,7 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * What sysmon costs: its thread's CPU time, rounds and retakes per second while the executor is
  * busy with short tasks, with CPU-bound tasks while more wait (the unmarked-blocking detector
  * looks at both Ms every round), with 1 ms sleeps inside {@code blocking}, with 1 ms sleeps not
- * marked (the detector's retakes), and idle; the CPU of the whole idle executor (all its threads)
+ * marked (the detector's retakes), with 1 ms pipe reads not marked (the detector's /proc reads),
+ * and idle; the CPU of the whole idle executor (all its threads)
  * over one second; and what each probe of the detector costs (the same calls, timed here).
  * Compare {@code -Dgmp.blockDetect=false} for the detector's share.
  *
@@ -105,6 +111,35 @@ public final class SysmonCost {
       measure("busy, 1 ms unmarked sleeps", ex, mx, sysmon, seconds);
       stop3.set(true);
       quiesce(ex);
+
+      // Unmarked reads: each task waits 1 ms for a byte on its chain's pipe (RUNNABLE to Java,
+      // asleep in read(2) to the kernel: the detector asks /proc for the thread's state and call).
+      AtomicBoolean stop4 = new AtomicBoolean();
+      ScheduledExecutorService backend = Executors.newSingleThreadScheduledExecutor();
+      for (int i = 0; i < 4; i++) {
+        Pipe pipe = Pipe.open();
+        ByteBuffer one = ByteBuffer.allocate(1);
+        ex.execute(new Runnable() {
+          @Override
+          public void run() {
+            backend.schedule(() -> pipe.sink().write(ByteBuffer.wrap(new byte[1])), 1,
+                TimeUnit.MILLISECONDS);
+            try {
+              one.clear();
+              pipe.source().read(one);
+            } catch (IOException e) {
+              return;
+            }
+            if (!stop4.get()) {
+              ex.execute(this);
+            }
+          }
+        });
+      }
+      measure("busy, 1 ms unmarked reads", ex, mx, sysmon, seconds);
+      stop4.set(true);
+      quiesce(ex);
+      backend.shutdown();
 
       System.out.println(ex.stats());
       measure("idle", ex, mx, sysmon, seconds);
