@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -24,10 +23,10 @@ import java.nio.file.Path;
  *       CPU-bound task;
  *   <li>for a RUNNABLE thread, which is what Java reports for a thread blocked in a socket or file
  *       read, the kernel's own state of that thread ({@code /proc/self/task/TID/stat} on Linux,
- *       an open and a read, the dearest of the three; each probe's cost is in docs/design.md,
- *       section 3.1): S or D is asleep in the kernel, R is running or waiting for a
- *       CPU. Only this tells a read from a CPU-bound task the OS has preempted, whose CPU clock
- *       stands still just the same.
+ *       a read of a file kept open, {@link ThreadFiles}: the dearest of the three; each probe's
+ *       cost is in docs/design.md, section 3.1): S or D is asleep in the kernel, R is running or
+ *       waiting for a CPU. Only this tells a read from a CPU-bound task the OS has preempted,
+ *       whose CPU clock stands still just the same.
  * </ol>
  *
  * <p>The verdict, per M at each round where work waits (SysmonRetake#retakeFromTask), always from two
@@ -154,8 +153,12 @@ final class BlockDetector {
   /** The Ms' CPU clocks (sysmon's, shared with its slice rule). */
   private final CpuClock clock;
 
-  BlockDetector(CpuClock clock) {
+  /** The Ms' stat and syscall files, kept open (sysmon's, shared with the clock). */
+  private final ThreadFiles files;
+
+  BlockDetector(CpuClock clock, ThreadFiles files) {
     this.clock = clock;
+    this.files = files;
   }
 
   void beginRound() {
@@ -345,18 +348,12 @@ final class BlockDetector {
   /**
    * The call the thread sleeps in, from {@code /proc/self/task/TID/syscall} beside its stat file:
    * "running", or the call's number and arguments. Read only when the verdict hangs on it (one
-   * open and read per retake): the kernel makes sure the thread is off its CPU before it answers.
+   * read per retake): the kernel makes sure the thread is off its CPU before it answers.
    * Unreadable (no such file, another kernel): {@link #CALL}, the stat line's word alone.
    */
   private int osCall(M mp) {
-    ByteBuffer b = statBuf;
-    b.clear();
-    try (FileChannel ch = FileChannel.open(statPath(mp).resolveSibling("syscall"))) {
-      ch.read(b); // "202 0x7f... 0x80 ...\n" or "running\n": one read
-    } catch (IOException | RuntimeException e) {
-      return CALL;
-    }
-    return classifyCall(b, b.position());
+    int n = files.read(mp, ThreadFiles.SYSCALL, statBuf); // "202 0x7f... 0x80 ...\n", "running\n"
+    return n < 0 ? CALL : classifyCall(statBuf, n);
   }
 
   /** {@link #osCall}'s parse of a syscall line in {@code b[0, len)}. */
@@ -415,7 +412,7 @@ final class BlockDetector {
     return i == 0 ? -1 : n;
   }
 
-  /** M.osStat (not null) as a Path, made once per M (sysmon's thread: the detector or CpuClock). */
+  /** M.osStat (not null) as a Path, made once per M (sysmon's thread, for ThreadFiles). */
   static Path statPath(M mp) {
     Path p = mp.det.stat;
     if (p == null) {
@@ -428,16 +425,14 @@ final class BlockDetector {
   /** Whether the kernel has the thread asleep (state S or D in its stat line). */
   private boolean osSleeping(M mp) {
     ByteBuffer b = statBuf;
-    b.clear();
-    try (FileChannel ch = FileChannel.open(statPath(mp))) {
-      ch.read(b); // the whole line (~300 bytes) comes in one read
-    } catch (IOException | RuntimeException e) {
+    int n = files.read(mp, ThreadFiles.STAT, b); // the whole line (~300 bytes) in one read
+    if (n < 0) {
       return false; // the thread is gone, or no /proc: no verdict
     }
     // "tid (comm) S ...": comm may hold spaces and parentheses, so look after the last ')'.
-    for (int i = b.position() - 1; i > 0; i--) {
+    for (int i = n - 1; i > 0; i--) {
       if (b.get(i) == ')') {
-        if (i + 2 >= b.position()) {
+        if (i + 2 >= n) {
           return false;
         }
         byte st = b.get(i + 2);

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 
 /**
  * sysmon's reading of an M's CPU clock: how many nanoseconds its thread has spent on a CPU, the
@@ -25,27 +24,24 @@ import java.nio.channels.FileChannel;
  * asleep to the kernel, at the look, so a P is still handed off only for a task off its CPU.
  *
  * <p>Not read at all until a look needs it ({@link #engaged}): a program whose tasks only
- * compute never opens a file for it. All state is sysmon's own (one thread); the files close
- * when sysmon's thread ends. They are cached by M id, {@link #SLOTS} at most: an M looked at
- * again (each round while its task waits) reads its open file; a slot's next M closes the last
- * one's.
+ * compute never opens a file for it. All state is sysmon's own (one thread); the file stays
+ * open while its M is looked at ({@link ThreadFiles}, shared with the detector).
  */
 final class CpuClock {
   /** Whether this kernel keeps per-thread counts (checked once, as the first executor is built). */
   static final boolean KERNEL = kernelCounts();
 
-  /** Open files at most, one per M id modulo this (a power of two). */
-  static final int SLOTS = 64;
-
-  /** Per slot: the M whose file is open there, and the file. sysmon's own. */
-  private final M[] owners = new M[SLOTS];
-
-  private final FileChannel[] files = new FileChannel[SLOTS];
+  /** sysmon's open /proc files, shared with the detector. */
+  private final ThreadFiles files;
 
   private final ByteBuffer buf = ByteBuffer.allocate(64);
 
   /** Whether a look has needed the clock yet (BlockDetector#needsClock): until then, -1. */
   private boolean engaged;
+
+  CpuClock(ThreadFiles files) {
+    this.files = files;
+  }
 
   boolean engaged() {
     return engaged;
@@ -70,20 +66,8 @@ final class CpuClock {
     if (!KERNEL || mp.osStat == null) {
       return Management.cpuTime(t);
     }
-    int slot = (int) mp.id & (SLOTS - 1);
-    FileChannel ch = file(slot, mp);
-    if (ch == null) {
-      return -1;
-    }
-    ByteBuffer b = buf;
-    b.clear();
-    try {
-      ch.read(b, 0); // "123456789 4567 89\n": the whole line in one read, regenerated at 0
-    } catch (IOException | RuntimeException e) {
-      drop(slot); // the thread is gone, or an interrupt closed the file: reopened next time
-      return -1;
-    }
-    return BlockDetector.leadingNumber(b, b.position());
+    int n = files.read(mp, ThreadFiles.SCHEDSTAT, buf); // "123456789 4567 89\n": one read
+    return n < 0 ? -1 : BlockDetector.leadingNumber(buf, n);
   }
 
   /**
@@ -97,43 +81,6 @@ final class CpuClock {
       return n > 0 && BlockDetector.leadingNumber(ByteBuffer.wrap(b), n) > 0;
     } catch (IOException | RuntimeException e) {
       return false; // not Linux, no /proc, or no such file: the JVM's clock
-    }
-  }
-
-  /** {@code mp}'s open file in {@code slot}, opening it (and closing another M's) if needed. */
-  private FileChannel file(int slot, M mp) {
-    if (owners[slot] == mp && files[slot] != null) {
-      return files[slot];
-    }
-    drop(slot);
-    try {
-      // M.osStat is "/proc/self/task/TID/stat": schedstat is its sibling.
-      FileChannel ch = FileChannel.open(BlockDetector.statPath(mp).resolveSibling("schedstat"));
-      owners[slot] = mp;
-      files[slot] = ch;
-      return ch;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  private void drop(int slot) {
-    FileChannel ch = files[slot];
-    files[slot] = null;
-    owners[slot] = null;
-    if (ch != null) {
-      try {
-        ch.close();
-      } catch (IOException e) {
-        // a /proc file: nothing to flush, nothing to report
-      }
-    }
-  }
-
-  /** Closes every open file (sysmon's thread, as it ends: a later sysmon reopens them). */
-  void close() {
-    for (int i = 0; i < files.length; i++) {
-      drop(i);
     }
   }
 

@@ -92,11 +92,14 @@ final class Sysmon implements Runnable {
 
   private final Scheduler s;
 
+  /** The Ms' /proc files, kept open for the clock and the detector (sysmon's own). */
+  private final ThreadFiles files = new ThreadFiles();
+
   /** The Ms' CPU clocks, for the detector and the slice rule (sysmon's own). */
-  final CpuClock clock = new CpuClock();
+  final CpuClock clock = new CpuClock(files);
 
   /** Unmarked blocking within a round or two; null with -Dgmp.blockDetect=false. */
-  final BlockDetector detector = Switches.BLOCK_DETECT ? new BlockDetector(clock) : null;
+  final BlockDetector detector = Switches.BLOCK_DETECT ? new BlockDetector(clock, files) : null;
 
   /** Whether threads wait for a CPU (sysmon's own sleep lateness): calls in flight stop growing. */
   final Oversubscription oversubscription = new Oversubscription();
@@ -278,7 +281,7 @@ final class Sysmon implements Runnable {
     try {
       loop();
     } finally {
-      clock.close(); // its open /proc files: a restarted sysmon opens its own
+      files.close(); // its open /proc files: a restarted sysmon opens its own
       s.lock.lock();
       try {
         // Normally the executor is terminating. If sysmon died instead (a round's Throwable that

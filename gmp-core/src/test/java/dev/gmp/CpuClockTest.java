@@ -35,7 +35,8 @@ class CpuClockTest {
   @Test
   void readsNothingUntilEngagedThenTheTimeTheJvmsClockMeasures() {
     assumeTrue(CpuClock.KERNEL, "a kernel with per-thread schedstat files (Linux)");
-    CpuClock clock = new CpuClock();
+    ThreadFiles files = new ThreadFiles();
+    CpuClock clock = new CpuClock(files);
     M self = threadM(1, Thread.currentThread());
     try {
       assertEquals(-1L, clock.read(self), "not engaged: no read");
@@ -54,14 +55,15 @@ class CpuClockTest {
       assertTrue(kernel >= jvm - 20_000_000L && kernel <= jvm + 20_000_000L,
           "kernel " + kernel + " ns against the JVM's " + jvm + " ns (" + x + ")");
     } finally {
-      clock.close();
+      files.close();
     }
   }
 
   @Test
   void aSleepingThreadReadsExactAndEachMInASlotReadsItsOwnFile() throws Exception {
     assumeTrue(CpuClock.KERNEL, "a kernel with per-thread schedstat files (Linux)");
-    CpuClock clock = new CpuClock();
+    ThreadFiles files = new ThreadFiles();
+    CpuClock clock = new CpuClock(files);
     CountDownLatch ready = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     M[] holder = new M[1];
@@ -93,14 +95,14 @@ class CpuClockTest {
       long b = clock.read(other);
       assertTrue(a >= 15_000_000L, "20 ms of spinning, then asleep: " + a);
       assertEquals(a, b, "asleep: no time passes on its clock");
-      M self = threadM(2 + CpuClock.SLOTS, Thread.currentThread()); // other's slot
+      M self = threadM(2 + ThreadFiles.SLOTS, Thread.currentThread()); // other's slot
       long mine = clock.read(self);
       assertTrue(mine > 0 && mine != a, "another M in the same slot reads its own file: " + mine);
       assertEquals(a, clock.read(other), "and back to the sleeper's");
     } finally {
       release.countDown();
       t.join();
-      clock.close();
+      files.close();
     }
   }
 
