@@ -39,13 +39,15 @@ import java.nio.file.Path;
  *       server whose handlers block, each retake's new M is the next to block, and is judged at
  *       the very next round);
  *   <li>RUNNABLE (Java's state for a socket or pipe read): asleep to the kernel counts as blocked
- *       once it spent less than half of each of the last two rounds on a CPU; {@link #BLOCKED}
- *       if the kernel had it asleep at the look before too, it spent less than an eighth of the
- *       time between on a CPU (one kernel sample alone catches threads in a moment's sleep: a
- *       class load from the jar, during a server's warm-up), and the call it sleeps in is not a
- *       futex. A futex is a wait inside the JVM (a VM lock, the safepoint barrier, another
- *       thread's class initialisation), where a spinning task sleeps too when the machine is
- *       busy: it counts only once it has lasted a whole time slice (see the overview below);
+ *       unless it spent over half of the last round on a CPU (so a computing task is asked at its
+ *       first look at most); {@link #BLOCKED} if the kernel had it asleep at the look before
+ *       too, it spent less than an eighth of the time between on a CPU (one kernel sample alone
+ *       catches threads in a moment's sleep: a class load from the jar, during a server's
+ *       warm-up), and the call it sleeps in is not a futex. So a read is judged at the second
+ *       look, as a wait is after a look that found it waiting. A futex is a wait inside the JVM
+ *       (a VM lock, the safepoint barrier, another thread's class initialisation), where a
+ *       spinning task sleeps too when the machine is busy: it counts only once it has lasted a
+ *       whole time slice (see the overview below);
  *   <li>{@link #SUSPECT} if it waits now but the earlier sample is missing: sysmon comes back
  *       sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for the second look;
  *   <li>{@link #NO} otherwise, and always for BLOCKED on a monitor ({@code synchronized}): that is
@@ -85,15 +87,14 @@ final class BlockDetector {
 
   /**
    * One M's last sample, sysmon's own: CPU clock, when, which round; whether the thread was
-   * blocked, quiet (under half the round on a CPU), just handed a P (parked idle), reported R by
-   * the kernel in this quiet stretch; the last round it was a suspect.
+   * blocked, just handed a P (parked idle), reported R by the kernel in this quiet stretch; the
+   * last round it was a suspect.
    */
   static final class Sample {
     long cpu = -1;
     long when;
     long round = -2;
     boolean blocked;
-    boolean quiet;
     boolean idle;
     boolean osRunnable;
     long suspectRound = -2;
@@ -200,18 +201,16 @@ final class BlockDetector {
     // row would retake a spinning task's P (GmpExecutorMetricsTest.stealsAreCounted).
     boolean waits = (ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING)
         && !mp.sched.lock.hasQueuedThread(t);
-    // RUNNABLE: ask the kernel (a /proc read, dearest), but only about a thread that spent less
-    // than half of this round and of the round before on a CPU: a running task never pays for
-    // it, nor does an M just woken that is still waiting for a CPU on a busy machine.
+    // RUNNABLE: ask the kernel (a /proc read, the dearest probe), but not about a thread that
+    // spent over half of the last round on a CPU: a running task pays for it at its first look
+    // at most. Not without a clock at all: the verdict needs the CPU between two looks.
     boolean quiet = known && 2 * dCpu < dt;
-    boolean wasQuiet = fresh && mp.det.quiet;
-    mp.det.quiet = quiet;
     if (dCpu != 0) {
       mp.det.osRunnable = false; // it ran since the kernel said R: ask again when quiet
     }
     // BLOCKED on a monitor is left to the time-slice rule (see the overview).
     boolean blocked =
-        waits || (ts == Thread.State.RUNNABLE && quiet && wasQuiet && osAsleep(mp));
+        waits || (ts == Thread.State.RUNNABLE && cpu >= 0 && (quiet || !known) && osAsleep(mp));
     mp.det.blocked = blocked;
     if (!blocked) {
       mp.det.inVm.reset();
@@ -277,7 +276,6 @@ final class BlockDetector {
       mp.det.when = now;
       mp.det.round = round;
       mp.det.blocked = false; // parked in stopm is not a task's wait
-      mp.det.quiet = false;
       mp.det.osRunnable = false;
       mp.det.inVm.reset();
       mp.det.idle = true;
