@@ -47,9 +47,11 @@ import java.nio.file.Path;
  *       look, as a wait is after a look that found it waiting. A futex is a wait inside the JVM
  *       (a VM lock, the safepoint barrier, another thread's class initialisation), where a
  *       spinning task sleeps too when the machine is busy: it counts only once it has lasted a
- *       whole time slice (see the overview below);
- *   <li>{@link #SUSPECT} if it waits now but the earlier sample is missing: sysmon comes back
- *       sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for the second look;
+ *       whole time slice, across looks that each come after two quiet rounds (see the overview
+ *       below);
+ *   <li>{@link #SUSPECT} if it waits now, or sleeps in a call of its own, but the earlier sample
+ *       is missing: sysmon comes back sooner (Sysmon#SUSPECT_DELAY_NANOS, Go's 20 us tick) for
+ *       the second look;
  *   <li>{@link #NO} otherwise, and always for BLOCKED on a monitor ({@code synchronized}): that is
  *       left to the time-slice rule. A contended monitor is nearly always a convoy behind a
  *       holder that runs (or was preempted: the CPU is what is short), and handing the waiters'
@@ -87,7 +89,8 @@ final class BlockDetector {
 
   /**
    * One M's last sample, sysmon's own: CPU clock, when, which round; whether the thread was
-   * blocked, just handed a P (parked idle), reported R by the kernel in this quiet stretch; the
+   * blocked, quiet (under half the round on a CPU), asleep to the kernel after two quiet rounds
+   * (settled), just handed a P (parked idle), reported R by the kernel in this quiet stretch; the
    * last round it was a suspect.
    */
   static final class Sample {
@@ -95,6 +98,8 @@ final class BlockDetector {
     long when;
     long round = -2;
     boolean blocked;
+    boolean quiet;
+    boolean settled;
     boolean idle;
     boolean osRunnable;
     long suspectRound = -2;
@@ -205,15 +210,25 @@ final class BlockDetector {
     // spent over half of the last round on a CPU: a running task pays for it at its first look
     // at most. Not without a clock at all: the verdict needs the CPU between two looks.
     boolean quiet = known && 2 * dCpu < dt;
+    boolean wasQuiet = fresh && mp.det.quiet;
+    mp.det.quiet = quiet;
     if (dCpu != 0) {
       mp.det.osRunnable = false; // it ran since the kernel said R: ask again when quiet
     }
     // BLOCKED on a monitor is left to the time-slice rule (see the overview).
-    boolean blocked =
-        waits || (ts == Thread.State.RUNNABLE && cpu >= 0 && (quiet || !known) && osAsleep(mp));
+    boolean asleep =
+        ts == Thread.State.RUNNABLE && cpu >= 0 && (quiet || !known) && osAsleep(mp);
+    boolean blocked = waits || asleep;
     mp.det.blocked = blocked;
-    if (!blocked) {
+    // A wait inside the JVM (a futex) must last a slice, counted only across looks that each
+    // come after two quiet rounds (callVerdict): any other look ends its span.
+    boolean settled = asleep && quiet && wasQuiet;
+    boolean wasSettled = fresh && mp.det.settled;
+    mp.det.settled = settled;
+    if (!settled) {
       mp.det.inVm.reset();
+    }
+    if (!blocked) {
       return NO;
     }
     // Parked, sleeping or in Object.wait now, off the CPU for over half of the round, and off it
@@ -226,7 +241,13 @@ final class BlockDetector {
     // read, unless the call it sleeps in is a futex (one kernel sample alone catches threads in
     // a moment's sleep: a class load).
     if (!waits && wasBlocked && 8 * dCpu < dt) {
-      return callVerdict(mp, cpu, now, slice);
+      return callVerdict(mp, cpu, now, slice, settled && wasSettled);
+    }
+    // The first kernel sample of a sleep: a suspect (sysmon comes back soon) only in a call of
+    // the task's own. A futex must last a slice anyway, and beside a CPU burner computing tasks
+    // sleep in one at many looks: suspects there kept sysmon at its fastest cadence.
+    if (!waits && osCall(mp) != CALL) {
+      return NO;
     }
     // Otherwise this is the first sample of a wait (or the CPU sample before it is missing): a
     // suspect. Without a CPU clock at all, waiting at two looks in a row is the whole rule.
@@ -276,6 +297,8 @@ final class BlockDetector {
       mp.det.when = now;
       mp.det.round = round;
       mp.det.blocked = false; // parked in stopm is not a task's wait
+      mp.det.quiet = false;
+      mp.det.settled = false;
       mp.det.osRunnable = false;
       mp.det.inVm.reset();
       mp.det.idle = true;
@@ -289,9 +312,13 @@ final class BlockDetector {
    * lock too), where a spinning task beside a CPU burner sleeps for hundreds of microseconds while
    * the holder waits for a CPU (docs/design.md, section 3.1): it counts only once it has lasted a
    * whole slice at under an eighth of a CPU, like a monitor wait (the time-slice rule), so that a
-   * task that waits there for long (a class initialiser that blocks) still frees its P.
+   * task that waits there for long (a class initialiser that blocks) still frees its P. The span
+   * counts only looks that each come after two quiet rounds ({@code settled}: this look and the
+   * last): the kernel is asked from the first quiet look for a read's sake, and spans that took
+   * in those looks too retook computing tasks' Ps beside a CPU burner several times as often
+   * (docs/benchmarks.md, "Handlers that block in a read").
    */
-  private int callVerdict(M mp, long cpu, long now, long slice) {
+  private int callVerdict(M mp, long cpu, long now, long slice, boolean settled) {
     int call = osCall(mp);
     if (call == CALL) {
       return BLOCKED;
@@ -301,7 +328,7 @@ final class BlockDetector {
       mp.det.inVm.reset();
       return NO;
     }
-    return mp.det.inVm.lasted(cpu, now, slice) ? BLOCKED : NO;
+    return settled && mp.det.inVm.lasted(cpu, now, slice) ? BLOCKED : NO;
   }
 
   /**

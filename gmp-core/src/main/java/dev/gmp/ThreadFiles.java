@@ -8,10 +8,11 @@ import java.nio.channels.FileChannel;
  * sysmon's open {@code /proc} files of the Ms' threads (Linux): {@code schedstat} for the CPU
  * clock ({@link CpuClock}), {@code stat} for the kernel's state of a RUNNABLE thread and {@code
  * syscall} for the call it sleeps in ({@link BlockDetector}). Each is opened at its first read and
- * then read in place: a positioned read at offset 0 makes the kernel write the line afresh, for
- * 2-4 us against 8-14 us to open, read and close the file (docs/design.md, section 3.1). A task
- * blocked in a socket read costs two {@code stat} reads and a {@code syscall} read before its P
- * is handed off, so a server whose handlers read sockets unmarked pays them once per request.
+ * then read in place: a positioned read at offset 0 makes the kernel write the line afresh, at a
+ * fraction of the cost of opening, reading and closing the file each time (docs/design.md,
+ * section 3.1). A task blocked in a socket read costs two {@code stat} reads and a {@code
+ * syscall} read before its P is handed off, so a server whose handlers read sockets unmarked
+ * pays them once per request.
  *
  * <p>Cached by M id, {@link #SLOTS} slots of up to three files each (at most 192 descriptors,
  * files of live threads; a thread that has exited reads as an error and its slot is cleared): an

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The detector's verdict on a RUNNABLE thread, look by look: one asleep in a read is a suspect at
  * the first look and blocked at the second (two kernel samples a round apart, no CPU between), as
- * a wait is; one that computes is never blocked, whatever the looks.
+ * a wait is; one asleep inside the JVM (a futex) is no suspect and is blocked only once that has
+ * lasted a slice; one that computes is never blocked, whatever the looks.
  */
 class ReadVerdictTest {
   private static final long ROUND = 50_000; // ns between looks, as sysmon's fast cadence
@@ -47,6 +48,48 @@ class ReadVerdictTest {
       pipe.sink().write(ByteBuffer.wrap(new byte[1]));
       looked.finish();
     }
+  }
+
+  @Test
+  void aThreadAsleepInsideTheJvmIsNoSuspectAndCountsOnlyAfterASlice() throws Exception {
+    Thread holder = new Thread(HeldInit::touch, "class-init-holder");
+    holder.start();
+    INIT_ENTERED.await(); // the holder is inside the initialiser, waiting for the release
+    Looked looked = start(HeldInit::touch); // waits for the holder's initialiser: a futex
+    try {
+      awaitState(looked.m, 'S');
+      BlockDetector d = looked.detector;
+      long slice = TimeUnit.MILLISECONDS.toNanos(10);
+      long now = System.nanoTime();
+      for (int i = 0; i < 10; i++) {
+        d.beginRound();
+        assertEquals(BlockDetector.NO, d.look(looked.m, now + i * ROUND, slice),
+            "look " + i + ": asleep inside the JVM for under a slice");
+      }
+      d.beginRound();
+      assertEquals(BlockDetector.BLOCKED, d.look(looked.m, now + slice + 10 * ROUND, slice),
+          "a slice later, still asleep there with no CPU between");
+    } finally {
+      INIT_RELEASE.countDown();
+      holder.join();
+      looked.finish();
+    }
+  }
+
+  private static final CountDownLatch INIT_ENTERED = new CountDownLatch(1);
+  private static final CountDownLatch INIT_RELEASE = new CountDownLatch(1);
+
+  private static final class HeldInit {
+    static {
+      INIT_ENTERED.countDown();
+      try {
+        INIT_RELEASE.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    static void touch() {}
   }
 
   @Test
