@@ -372,8 +372,9 @@ final class BlockDetector {
 
   /**
    * The call the thread sleeps in, from {@code /proc/self/task/TID/syscall} beside its stat file:
-   * "running", or the call's number and arguments. Read only when the verdict hangs on it (one
-   * read per retake): the kernel makes sure the thread is off its CPU before it answers.
+   * "running", or the call's number and arguments. Read only when the verdict hangs on it (at a
+   * sleep's first kernel sample and at its second): the kernel makes sure the thread is off its
+   * CPU before it answers.
    * Unreadable (no such file, another kernel): {@link #CALL}, the stat line's word alone.
    */
   private int osCall(M mp) {
