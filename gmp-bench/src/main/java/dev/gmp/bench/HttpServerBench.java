@@ -102,14 +102,31 @@ public class HttpServerBench {
     };
   }
 
-  /** What the handler does before it answers: nothing, an unmarked sleep, a backend call. */
+  /** read1's backend call inside GmpExecutor.blocking (which just runs it off gmp's threads). */
+  private static void markedCall() {
+    try {
+      GmpExecutor.blocking(() -> {
+        BackendCall.call();
+        return null;
+      });
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * What the handler does before it answers: nothing, an unmarked sleep, a backend call, or the
+   * same call marked as blocking.
+   */
   static Runnable work(String handler) {
     return switch (handler) {
       case "tiny" -> () -> {};
       case "sleep1" -> () -> Util.sleepNanos(1_000_000);
       case "read1" -> BackendCall::call;
+      case "read1marked" -> HttpServerBench::markedCall; // not in the default set: -p handler=
       default ->
-          throw new IllegalArgumentException("handler must be tiny, sleep1 or read1, was " + handler);
+          throw new IllegalArgumentException(
+              "handler must be tiny, sleep1, read1 or read1marked, was " + handler);
     };
   }
 
