@@ -27,7 +27,8 @@ import org.HdrHistogram.Recorder;
  * hands each call's callbacks to the executor (gRPC's SerializingExecutor: the request, then
  * the half-close that runs the handler, each an {@code execute} from outside the executor), so at
  * light load every call is a wake-up. Handlers: {@code tiny} echoes the request; {@code sleep1}
- * first sleeps 1 ms unmarked (a blocking call nobody declared).
+ * first sleeps 1 ms unmarked (a blocking call nobody declared); {@code read1} first waits 1 ms
+ * in a read, unmarked ({@link HttpServerBench#work}).
  *
  * <p>The client is in the same JVM: {@code clients} calls in flight in a closed loop on one
  * channel with its own Netty event loop, completions handled on that loop (directExecutor), so
@@ -117,7 +118,7 @@ public final class GrpcServerBench {
     String handler = args.length > 2 ? args[2] : "tiny";
     int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
     int parallelism = args.length > 4 ? Integer.parseInt(args[4]) : 2;
-    boolean sleep = HttpServerBench.sleeps(handler);
+    Runnable work = HttpServerBench.work(handler);
     LiveThreads threads = new LiveThreads();
     ExecutorService exec = Execs.create(executor, parallelism, threads);
     ServerServiceDefinition service =
@@ -126,13 +127,7 @@ public final class GrpcServerBench {
                 ECHO,
                 ServerCalls.asyncUnaryCall(
                     (byte[] request, StreamObserver<byte[]> response) -> {
-                      if (sleep) {
-                        try {
-                          Thread.sleep(1);
-                        } catch (InterruptedException e) {
-                          Thread.currentThread().interrupt();
-                        }
-                      }
+                      work.run();
                       response.onNext(request);
                       response.onCompleted();
                     }))

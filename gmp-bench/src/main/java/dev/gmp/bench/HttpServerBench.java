@@ -93,15 +93,6 @@ public class HttpServerBench {
   KeepAliveClient client;
   final LiveThreads threads = new LiveThreads();
 
-  /** Whether handler {@code tiny} or {@code sleep1} sleeps 1 ms first (GrpcServerBench). */
-  static boolean sleeps(String handler) {
-    return switch (handler) {
-      case "tiny" -> false;
-      case "sleep1" -> true;
-      default -> throw new IllegalArgumentException("handler must be tiny or sleep1, was " + handler);
-    };
-  }
-
   /** read1's backend call inside GmpExecutor.blocking (which just runs it off gmp's threads). */
   private static void markedCall() {
     try {
@@ -116,7 +107,7 @@ public class HttpServerBench {
 
   /**
    * What the handler does before it answers: nothing, an unmarked sleep, a backend call, or the
-   * same call marked as blocking.
+   * same call marked as blocking (GrpcServerBench too).
    */
   static Runnable work(String handler) {
     return switch (handler) {

@@ -2,14 +2,9 @@ package dev.gmp.bench;
 
 import dev.gmp.GmpExecutor;
 import dev.gmp.GmpStats;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.ByteBuffer;
-import java.nio.channels.Pipe;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -112,24 +107,14 @@ public final class SysmonCost {
       stop3.set(true);
       quiesce(ex);
 
-      // Unmarked reads: each task waits 1 ms for a byte on its chain's pipe (RUNNABLE to Java,
-      // asleep in read(2) to the kernel: the detector asks /proc for the thread's state and call).
+      // Unmarked reads: each task waits 1 ms for a backend's byte on a pipe (BackendCall:
+      // RUNNABLE to Java, asleep in read(2) to the kernel, so the detector asks /proc).
       AtomicBoolean stop4 = new AtomicBoolean();
-      ScheduledExecutorService backend = Executors.newSingleThreadScheduledExecutor();
       for (int i = 0; i < 4; i++) {
-        Pipe pipe = Pipe.open();
-        ByteBuffer one = ByteBuffer.allocate(1);
         ex.execute(new Runnable() {
           @Override
           public void run() {
-            backend.schedule(() -> pipe.sink().write(ByteBuffer.wrap(new byte[1])), 1,
-                TimeUnit.MILLISECONDS);
-            try {
-              one.clear();
-              pipe.source().read(one);
-            } catch (IOException e) {
-              return;
-            }
+            BackendCall.call();
             if (!stop4.get()) {
               ex.execute(this);
             }
@@ -139,7 +124,6 @@ public final class SysmonCost {
       measure("busy, 1 ms unmarked reads", ex, mx, sysmon, seconds);
       stop4.set(true);
       quiesce(ex);
-      backend.shutdown();
 
       System.out.println(ex.stats());
       measure("idle", ex, mx, sysmon, seconds);
