@@ -14,9 +14,9 @@ import java.nio.channels.FileChannel;
  * syscall} read before its P is handed off, so a server whose handlers read sockets unmarked
  * pays them once per request.
  *
- * <p>Cached by M id, {@link #SLOTS} slots of up to three files each (at most 192 descriptors,
- * files of live threads; a thread that has exited reads as an error and its slot is cleared): an
- * M looked at again reads its open files; a slot's next M closes the last one's. All state is
+ * <p>Cached by M id, {@link #SLOTS} slots of up to three files each (at most 192 descriptors): an
+ * M looked at again reads its open files; a slot's next M closes the last one's. An exited
+ * thread's files stay open until then, or until a read of one fails and closes it. All state is
  * sysmon's own (one thread); the files close when sysmon's thread ends ({@link #close}). An
  * interrupt that reaches sysmon during a read closes that file (FileChannel's contract): it is
  * reopened at the next read.
