@@ -37,9 +37,13 @@ final class Sysmon implements Runnable {
   static final long MIN_DELAY_NANOS = 100_000;
 
   /**
-   * The sleep after a round that found a task blocked without saying so (BlockDetector's first
-   * sample): Go's 20 us, so the confirming look comes one short sleep later (slack included) rather
-   * than a whole round. Only while such tasks and waiting work exist.
+   * The wait after a round that found a task blocked without saying so (BlockDetector's first
+   * sample): Go's 20 us tick, so the confirming look comes one tick later rather than a whole
+   * round. Spent spinning, not parked: a park of 20 us sleeps 70-110 us on Linux (timer slack,
+   * which only the thread itself could lower, through prctl), and every request of a server whose
+   * handlers block unmarked in a read waits for this look. Only while such tasks and waiting work
+   * exist, and once per suspect (BlockDetector#verdict): at most a tick of CPU per hand-off,
+   * about what the timed park's wake-up costs (docs/design.md, section 3).
    */
   static final long SUSPECT_DELAY_NANOS = 20_000;
 
@@ -310,7 +314,12 @@ final class Sysmon implements Runnable {
     lastBlockedRetake = lastCpuCheck - NUDGE_WINDOW_NANOS; // no retake yet: not armed
     while (s.runState < Scheduler.TIDYING) {
       long slept = System.nanoTime();
-      LockSupport.parkNanos(this, d);
+      boolean spun = d <= SUSPECT_DELAY_NANOS;
+      if (spun) {
+        spinFor(slept, d);
+      } else {
+        LockSupport.parkNanos(this, d);
+      }
       slept = System.nanoTime() - slept;
       if (slept < SUSPECT_DELAY_NANOS && nudge == NUDGED) {
         // Never two looks closer than Go's tick: the detector's verdict reads "mostly off the CPU
@@ -322,7 +331,7 @@ final class Sysmon implements Runnable {
       // close the detector's /proc reads (ClosedByInterruptException): clear it and go on.
       Thread.interrupted();
       try {
-        d = round(d, slept);
+        d = round(d, slept, spun);
       } catch (Throwable e) {
         s.uncaught(Thread.currentThread(), e); // a bug or an Error in one round: report, go on
         d = MIN_DELAY_NANOS;
@@ -334,11 +343,26 @@ final class Sysmon implements Runnable {
   /** Rounds in a row that found nothing to do (the cadence backs off after 50). */
   private int idleRounds;
 
-  /** One round after a sleep of {@code slept} ns asked as {@code d}; returns the next sleep. */
-  private long round(long d, long slept) {
+  /**
+   * The confirming look's wait ({@link #SUSPECT_DELAY_NANOS}): {@code d} ns from {@code start}, on
+   * the CPU. A kick or a nudge does not end it (their unpark stays as the permit, so the next park
+   * returns at once: one round sooner, which is what they ask for).
+   */
+  private static void spinFor(long start, long d) {
+    while (System.nanoTime() - start < d) {
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * One round after a wait of {@code slept} ns asked as {@code d}, parked or {@code spun};
+   * returns the next wait.
+   */
+  private long round(long d, long slept, boolean spun) {
     s.counters.sysmonWakeups++; // sysmon is the only writer (Counters)
     boolean nudged = takeNudge();
-    if (!kicked && !nudged) { // a kick or a nudge ends the sleep early: no sample
+    // A kick or a nudge ends the sleep early, and a spin is never late for a timer: no sample.
+    if (!kicked && !nudged && !spun) {
       oversubscription.sample(slept - d, s.retake.callNanos());
     }
     if (kicked) {
