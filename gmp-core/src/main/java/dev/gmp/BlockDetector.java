@@ -22,11 +22,11 @@ import java.nio.file.Path;
  *       itself chose to wait (park, sleep, Object.wait, a j.u.c lock) and can never be a
  *       CPU-bound task;
  *   <li>for a RUNNABLE thread, which is what Java reports for a thread blocked in a socket or file
- *       read, the kernel's own state of that thread ({@code /proc/self/task/TID/stat} on Linux,
- *       a read of a file kept open, {@link ThreadFiles}: the dearest of the three; each probe's
- *       cost is in docs/design.md, section 3.1): S or D is asleep in the kernel, R is running or
- *       waiting for a CPU. Only this tells a read from a CPU-bound task the OS has preempted,
- *       whose CPU clock stands still just the same.
+ *       read, the kernel's own view of that thread ({@code /proc/self/task/TID/syscall} on
+ *       Linux, a read of a file kept open, {@link ThreadFiles}: the dearest of the three; each
+ *       probe's cost is in docs/design.md, section 3.1): "running" is on a CPU or waiting for
+ *       one, anything else is asleep in the kernel, in the call it names. Only this tells a read
+ *       from a CPU-bound task the OS has preempted, whose CPU clock stands still just the same.
  * </ol>
  *
  * <p>The verdict, per M at each round where work waits (SysmonRetake#retakeFromTask), always from two
@@ -159,7 +159,7 @@ final class BlockDetector {
   /** The Ms' CPU clocks (sysmon's, shared with its slice rule). */
   private final CpuClock clock;
 
-  /** The Ms' stat and syscall files, kept open (sysmon's, shared with the clock). */
+  /** The Ms' syscall (or stat) files, kept open (sysmon's, shared with the clock). */
   private final ThreadFiles files;
 
   BlockDetector(CpuClock clock, ThreadFiles files) {
@@ -215,9 +215,10 @@ final class BlockDetector {
     if (dCpu != 0) {
       mp.det.osRunnable = false; // it ran since the kernel said R: ask again when quiet
     }
-    // BLOCKED on a monitor is left to the time-slice rule (see the overview).
-    boolean asleep =
-        ts == Thread.State.RUNNABLE && cpu >= 0 && (quiet || !known) && osAsleep(mp);
+    // BLOCKED on a monitor is left to the time-slice rule (see the overview). One kernel read
+    // says both whether it sleeps and in which call (osState).
+    int call = ts == Thread.State.RUNNABLE && cpu >= 0 && (quiet || !known) ? osAsleep(mp) : ON_CPU;
+    boolean asleep = call != ON_CPU;
     boolean blocked = waits || asleep;
     mp.det.blocked = blocked;
     // A wait inside the JVM (a futex) must last a slice, counted only across looks that each
@@ -241,12 +242,12 @@ final class BlockDetector {
     // read, unless the call it sleeps in is a futex (one kernel sample alone catches threads in
     // a moment's sleep: a class load).
     if (!waits && wasBlocked && 8 * dCpu < dt) {
-      return callVerdict(mp, cpu, now, slice, settled && wasSettled);
+      return callVerdict(mp, call, cpu, now, slice, settled && wasSettled);
     }
     // The first kernel sample of a sleep: a suspect (sysmon comes back soon) only in a call of
     // the task's own. A futex must last a slice anyway, and beside a CPU burner computing tasks
     // sleep in one at many looks: suspects there kept sysmon at its fastest cadence.
-    if (!waits && osCall(mp) != CALL) {
+    if (!waits && call != CALL) {
       return NO;
     }
     // Otherwise this is the first sample of a wait (or the CPU sample before it is missing): a
@@ -273,11 +274,7 @@ final class BlockDetector {
       return (ts == Thread.State.WAITING || ts == Thread.State.TIMED_WAITING)
           && !mp.sched.lock.hasQueuedThread(mp.runner);
     }
-    if (!fresh || mp.osStat == null || !osSleeping(mp)) {
-      mp.det.inVm.reset();
-      return false;
-    }
-    int call = osCall(mp);
+    int call = fresh ? osState(mp) : ON_CPU;
     if (call == ON_CPU) {
       mp.det.inVm.reset();
       return false;
@@ -318,15 +315,9 @@ final class BlockDetector {
    * in those looks too retook computing tasks' Ps beside a CPU burner several times as often
    * (docs/benchmarks.md, "Handlers that block in a read").
    */
-  private int callVerdict(M mp, long cpu, long now, long slice, boolean settled) {
-    int call = osCall(mp);
+  private int callVerdict(M mp, int call, long cpu, long now, long slice, boolean settled) {
     if (call == CALL) {
       return BLOCKED;
-    }
-    if (call == ON_CPU) {
-      mp.det.blocked = false; // woke between the two reads: running again
-      mp.det.inVm.reset();
-      return NO;
     }
     return settled && mp.det.inVm.lasted(cpu, now, slice) ? BLOCKED : NO;
   }
@@ -351,41 +342,56 @@ final class BlockDetector {
    * The kernel's view, asked again only once the thread has run: a thread it reports R
    * (preempted, waiting for a CPU: a busy machine) costs no more /proc reads while its CPU clock
    * stands still. A thread asleep in a read accrues no CPU time at all, so it is asked again as
-   * soon as it ran for a moment (and then entered its read).
+   * soon as it ran for a moment (and then entered its read). Returns {@link #osState}'s answer.
    */
-  private boolean osAsleep(M mp) {
-    if (mp.osStat == null || mp.det.osRunnable) {
-      return false;
+  private int osAsleep(M mp) {
+    if (mp.det.osRunnable) {
+      return ON_CPU;
     }
-    if (osSleeping(mp)) {
-      return true;
+    int call = osState(mp);
+    if (call == ON_CPU) {
+      mp.det.osRunnable = true;
     }
-    mp.det.osRunnable = true;
-    return false;
+    return call;
   }
 
-  /** What {@link #osCall} found: a call of the task's own, inside the JVM, or running. */
+  /** What {@link #osState} found: asleep in a call of the task's own, inside the JVM, or running. */
   static final int CALL = 0;
 
   static final int IN_VM = 1;
   static final int ON_CPU = 2;
 
   /**
-   * The call the thread sleeps in, from {@code /proc/self/task/TID/syscall} beside its stat file:
-   * "running", or the call's number and arguments. Read only when the verdict hangs on it (at a
-   * sleep's first kernel sample and at its second): the kernel makes sure the thread is off its
-   * CPU before it answers.
-   * Unreadable (no such file, another kernel): {@link #CALL}, the stat line's word alone.
+   * Whether this kernel has the {@code syscall} files (built with the arch's trace hooks, as every
+   * mainstream one is): asked once, of the file of the thread that builds the executor. Without
+   * them a kernel sample reads {@code stat}, and any sleep counts as a call of the task's own.
    */
-  private int osCall(M mp) {
-    int n = files.read(mp, ThreadFiles.SYSCALL, statBuf); // "202 0x7f... 0x80 ...\n", "running\n"
-    return n < 0 ? CALL : classifyCall(statBuf, n);
+  private final boolean syscallFiles = new File("/proc/thread-self/syscall").canRead();
+
+  /**
+   * The kernel's view of the thread, in one read of {@code /proc/self/task/TID/syscall}:
+   * "running" (the kernel's R: on a CPU or waiting for one), or, asleep (S or D), the call's
+   * number and arguments; the kernel makes sure the thread is off its CPU before it answers. So
+   * one read says both whether the thread sleeps and where ({@code stat} says only the first).
+   * Without a syscall file: the stat line's state word, and any sleep is {@link #CALL}. Gone, or
+   * no /proc: {@link #ON_CPU}, no verdict.
+   */
+  private int osState(M mp) {
+    if (mp.osStat == null) {
+      return ON_CPU;
+    }
+    if (syscallFiles) {
+      int n = files.read(mp, ThreadFiles.SYSCALL, statBuf); // "202 0x7f... 0x80 ...\n", "running\n"
+      return n < 0 ? ON_CPU : classifyCall(statBuf, n); // gone, or an interrupt closed it: no verdict
+    }
+    int n = files.read(mp, ThreadFiles.STAT, statBuf); // the whole line (~300 bytes) in one read
+    return n >= 0 && statAsleep(statBuf, n) ? CALL : ON_CPU;
   }
 
-  /** {@link #osCall}'s parse of a syscall line in {@code b[0, len)}. */
+  /** {@link #osState}'s parse of a syscall line in {@code b[0, len)}. */
   static int classifyCall(ByteBuffer b, int len) {
     if (len == 0) {
-      return CALL;
+      return ON_CPU; // nothing to go on: no verdict
     }
     byte c = b.get(0);
     if (c == 'r') {
@@ -448,13 +454,8 @@ final class BlockDetector {
     return p;
   }
 
-  /** Whether the kernel has the thread asleep (state S or D in its stat line). */
-  private boolean osSleeping(M mp) {
-    ByteBuffer b = statBuf;
-    int n = files.read(mp, ThreadFiles.STAT, b); // the whole line (~300 bytes) in one read
-    if (n < 0) {
-      return false; // the thread is gone, or no /proc: no verdict
-    }
+  /** Whether a stat line in {@code b[0, n)} has the thread asleep (state S or D). */
+  static boolean statAsleep(ByteBuffer b, int n) {
     // "tid (comm) S ...": comm may hold spaces and parentheses, so look after the last ')'.
     for (int i = n - 1; i > 0; i--) {
       if (b.get(i) == ')') {

@@ -6,13 +6,13 @@ import java.nio.channels.FileChannel;
 
 /**
  * sysmon's open {@code /proc} files of the Ms' threads (Linux): {@code schedstat} for the CPU
- * clock ({@link CpuClock}), {@code stat} for the kernel's state of a RUNNABLE thread and {@code
- * syscall} for the call it sleeps in ({@link BlockDetector}). Each is opened at its first read and
- * then read in place: a positioned read at offset 0 makes the kernel write the line afresh, at a
- * fraction of the cost of opening, reading and closing the file each time (docs/design.md,
- * section 3.1). A task blocked in a socket read costs two {@code stat} reads and a {@code
- * syscall} read before its P is handed off, so a server whose handlers read sockets unmarked
- * pays them once per request.
+ * clock ({@link CpuClock}), {@code syscall} for the kernel's view of a RUNNABLE thread, running
+ * or asleep in a call ({@link BlockDetector}), and {@code stat} in its stead on a kernel without
+ * syscall files. Each is opened at its first read and then read in place: a positioned read at
+ * offset 0 makes the kernel write the line afresh, at a fraction of the cost of opening, reading
+ * and closing the file each time (docs/design.md, section 3.1). A task blocked in a socket read
+ * costs two {@code syscall} reads and two clock reads before its P is handed off, so a server
+ * whose handlers read sockets unmarked pays them once per request.
  *
  * <p>Cached by M id, {@link #SLOTS} slots of up to three files each (at most 192 descriptors): an
  * M looked at again reads its open files; a slot's next M closes the last one's. An exited

@@ -28,7 +28,23 @@ class BlockDetectorCallTest {
     assertEquals(BlockDetector.CALL, classify("7 0x22 0x7fc1 0x1 0xc 0x0 0xd6 0x7f 0x7f\n"));
     assertEquals(BlockDetector.ON_CPU, classify("running\n"));
     assertEquals(BlockDetector.IN_VM, classify("-1 0x7ffe 0x7f12\n")); // a fault, not a call
-    assertEquals(BlockDetector.CALL, classify("")); // nothing to go on: the stat word alone
+    assertEquals(BlockDetector.ON_CPU, classify("")); // nothing to go on: no verdict
+  }
+
+  @Test
+  void readsTheStateWordOfAStatLineWhereThereIsNoSyscallFile() {
+    assertEquals(true, asleep("4242 (gmp-1) S 4200 4200 1 0 -1 4194368 0 0\n"));
+    assertEquals(true, asleep("4242 (gmp-1) D 4200 4200 1 0\n"));
+    assertEquals(false, asleep("4242 (gmp-1) R 4200 4200 1 0\n"));
+    // The thread's name may hold spaces and parentheses: the state follows the last ')'.
+    assertEquals(false, asleep("4242 (a) S (b) R 4200 4200\n"));
+    assertEquals(true, asleep("4242 (a) R (b) S 4200 4200\n"));
+    assertEquals(false, asleep("4242 (gmp-1)"));
+  }
+
+  private static boolean asleep(String line) {
+    byte[] b = line.getBytes(StandardCharsets.US_ASCII);
+    return BlockDetector.statAsleep(ByteBuffer.wrap(b), b.length);
   }
 
   @Test
