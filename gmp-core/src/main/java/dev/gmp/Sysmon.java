@@ -114,6 +114,9 @@ final class Sysmon implements Runnable {
   /** When sysmon last looked at the CPU count (sysmon's thread only). */
   private long lastCpuCheck;
 
+  /** When the last round began: the time its looks were taken at (sysmon's thread only). */
+  private long roundStart;
+
   /** The thread, created and started on the first {@link #watch()} (a fresh executor has none). */
   private volatile Thread thread;
 
@@ -316,12 +319,14 @@ final class Sysmon implements Runnable {
       long slept = System.nanoTime();
       boolean spun = d <= SUSPECT_DELAY_NANOS;
       if (spun) {
-        spinFor(slept, d);
+        // A tick between the two looks' times (what the verdict measures), not after the round
+        // that took the first: the rest of that round counts.
+        spinFor(roundStart, d);
       } else {
         LockSupport.parkNanos(this, d);
       }
       slept = System.nanoTime() - slept;
-      if (slept < SUSPECT_DELAY_NANOS && nudge == NUDGED) {
+      if (!spun && slept < SUSPECT_DELAY_NANOS && nudge == NUDGED) {
         // Never two looks closer than Go's tick: the detector's verdict reads "mostly off the CPU
         // between two looks", which a task in microsecond-long lock waits passes over 5 us.
         LockSupport.parkNanos(this, SUSPECT_DELAY_NANOS - slept);
@@ -344,8 +349,8 @@ final class Sysmon implements Runnable {
   private int idleRounds;
 
   /**
-   * The confirming look's wait ({@link #SUSPECT_DELAY_NANOS}): {@code d} ns from {@code start}, on
-   * the CPU. A kick or a nudge does not end it (their unpark stays as the permit, so the next park
+   * The confirming look's wait ({@link #SUSPECT_DELAY_NANOS}): until {@code d} ns after {@code
+   * start}, on the CPU. A kick or a nudge does not end it (their unpark stays as the permit, so the next park
    * returns at once: one round sooner, which is what they ask for).
    */
   private static void spinFor(long start, long d) {
@@ -385,6 +390,7 @@ final class Sysmon implements Runnable {
       return MIN_DELAY_NANOS;
     }
     long now = System.nanoTime();
+    roundStart = now;
     followAvailableProcessors(now);
     int n = retake(now) + s.retake.sweepZombies() + s.threads.checkStarting(now);
     // Timers a whole round overdue sit on Ps too busy to look (Go's sysmon startm for timers).
