@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 
 /**
  * sysmon's detector of unmarked blocking: an M that holds a P and is inside a task, but is not
@@ -105,8 +104,6 @@ final class BlockDetector {
     long suspectRound = -2;
     /** Asleep inside the JVM (a futex): since when, at what CPU clock. */
     final OffSpan inVm = new OffSpan();
-    /** M.osStat as a Path, made at the first read (on sysmon's thread, not on the M's start). */
-    Path stat;
   }
 
   /**
@@ -355,7 +352,7 @@ final class BlockDetector {
     return call;
   }
 
-  /** What {@link #osState} found: asleep in a call of the task's own, inside the JVM, or running. */
+  /** What {@link #osState} found: asleep in a call of the task's own, in the JVM, or running. */
   static final int CALL = 0;
 
   static final int IN_VM = 1;
@@ -363,10 +360,10 @@ final class BlockDetector {
 
   /**
    * Whether this kernel has the {@code syscall} files (built with the arch's trace hooks, as every
-   * mainstream one is): asked once, of the file of the thread that builds the executor. Without
-   * them a kernel sample reads {@code stat}, and any sleep counts as a call of the task's own.
+   * mainstream one is): checked once, as the first detector is built, like CpuClock#KERNEL.
+   * Without them a kernel sample reads {@code stat}, and any sleep counts as a call of the task's.
    */
-  private final boolean syscallFiles = new File("/proc/thread-self/syscall").canRead();
+  private static final boolean SYSCALL_FILES = new File("/proc/thread-self/syscall").canRead();
 
   /**
    * The kernel's view of the thread, in one read of {@code /proc/self/task/TID/syscall}:
@@ -380,9 +377,10 @@ final class BlockDetector {
     if (mp.osStat == null) {
       return ON_CPU;
     }
-    if (syscallFiles) {
-      int n = files.read(mp, ThreadFiles.SYSCALL, statBuf); // "202 0x7f... 0x80 ...\n", "running\n"
-      return n < 0 ? ON_CPU : classifyCall(statBuf, n); // gone, or an interrupt closed it: no verdict
+    if (SYSCALL_FILES) {
+      // "202 0x7f... 0x80 ...\n" or "running\n". Unreadable: gone, or an interrupt closed it.
+      int n = files.read(mp, ThreadFiles.SYSCALL, statBuf);
+      return n < 0 ? ON_CPU : classifyCall(statBuf, n);
     }
     int n = files.read(mp, ThreadFiles.STAT, statBuf); // the whole line (~300 bytes) in one read
     return n >= 0 && statAsleep(statBuf, n) ? CALL : ON_CPU;
@@ -442,16 +440,6 @@ final class BlockDetector {
       n = n * 10 + (c - '0');
     }
     return i == 0 ? -1 : n;
-  }
-
-  /** M.osStat (not null) as a Path, made once per M (sysmon's thread, for ThreadFiles). */
-  static Path statPath(M mp) {
-    Path p = mp.det.stat;
-    if (p == null) {
-      p = Path.of(mp.osStat);
-      mp.det.stat = p;
-    }
-    return p;
   }
 
   /** Whether a stat line in {@code b[0, n)} has the thread asleep (state S or D). */

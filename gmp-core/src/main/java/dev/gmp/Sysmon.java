@@ -350,8 +350,8 @@ final class Sysmon implements Runnable {
 
   /**
    * The confirming look's wait ({@link #SUSPECT_DELAY_NANOS}): until {@code d} ns after {@code
-   * start}, on the CPU. A kick or a nudge does not end it (their unpark stays as the permit, so the next park
-   * returns at once: one round sooner, which is what they ask for).
+   * start}, on the CPU. A kick or a nudge does not end it (their unpark stays as the permit, so
+   * the next park returns at once: one round sooner, which is what they ask for).
    */
   private static void spinFor(long start, long d) {
     while (System.nanoTime() - start < d) {

@@ -3,6 +3,7 @@ package dev.gmp;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 
 /**
  * sysmon's open {@code /proc} files of the Ms' threads (Linux): {@code schedstat} for the CPU
@@ -58,8 +59,9 @@ final class ThreadFiles {
     FileChannel ch = files[i];
     if (ch == null) {
       try {
-        // M.osStat is "/proc/self/task/TID/stat"; the others are its siblings.
-        ch = FileChannel.open(BlockDetector.statPath(mp).resolveSibling(NAMES[kind]));
+        // M.osStat is "/proc/self/task/TID/stat"; the others are its siblings. A Path only
+        // here, on sysmon's thread: an M's start never sets up NIO's file system.
+        ch = FileChannel.open(Path.of(mp.osStat).resolveSibling(NAMES[kind]));
       } catch (IOException | RuntimeException e) {
         return -1;
       }

@@ -98,8 +98,10 @@ class ThreadFilesTest {
       assertEquals(1, descriptorsOf(target(self, "schedstat")));
       M next = threadM(3 + 2 * ThreadFiles.SLOTS); // the same thread, another M in the slot
       assertTrue(files.read(next, ThreadFiles.STAT, BUF) > 0);
-      assertEquals(1, descriptorsOf(target(self, "stat")), "the last M's stat closed, the next one's open");
-      assertEquals(0, descriptorsOf(target(self, "schedstat")), "the last M's other files closed too");
+      assertEquals(1, descriptorsOf(target(self, "stat")),
+          "the last M's stat closed, the next one's open");
+      assertEquals(0, descriptorsOf(target(self, "schedstat")),
+          "the last M's other files closed too");
     } finally {
       files.close();
     }
