@@ -48,8 +48,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody marked, which
  * only an executor that notices unmarked blocking (or has a thread per request) can overlap;
  * {@code read1} first waits 1 ms for a backend's answer in a read ({@link BackendCall}: a JDBC
- * call, say), which Java reports as RUNNABLE. Both Jetty handlers are Jetty's default invocation type, blocking: a handler
- * declared non-blocking would run on the selector thread and never reach the executor.
+ * call, say), which Java reports as RUNNABLE. The Jetty handler keeps Jetty's default invocation
+ * type, blocking: a handler declared non-blocking would run on the selector thread and never
+ * reach the executor.
  *
  * <p>Primary score: microseconds per request (lower is better, as everywhere in this suite; req/s
  * = 1e6 / score). Secondary, per iteration: {@code reqPerSec}, {@code p50Us} and {@code p99Us}
