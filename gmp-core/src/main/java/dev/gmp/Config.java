@@ -9,7 +9,9 @@ import java.util.function.UnaryOperator;
  * the one captured at build() for the threads gmp creates itself (Threads#newDaemon); {@code jmx}
  * whether build() registers a {@link GmpExecutorMXBean}; {@code taskDecorator} null when unset;
  * {@code availableProcessors} the CPU count sysmon follows (Resize#followAvailableProcessors),
- * null when the parallelism is pinned (set explicitly, or following switched off).
+ * null when the parallelism is pinned (set explicitly, or following switched off);
+ * {@code recordLatency} whether scheduling latency is sampled from the start (else from the first
+ * demand: Scheduler#recordLatency).
  */
 record Config(
     int parallelism,
@@ -23,7 +25,8 @@ record Config(
     ClassLoader contextClassLoader,
     boolean jmx,
     UnaryOperator<Runnable> taskDecorator,
-    IntSupplier availableProcessors) {
+    IntSupplier availableProcessors,
+    boolean recordLatency) {
 
   /** The core settings only, everything observable off (gmp-stress's driven schedulers). */
   Config(
@@ -48,7 +51,8 @@ record Config(
         contextClassLoader,
         false,
         null,
-        null);
+        null,
+        false);
   }
 
   /**
@@ -78,6 +82,7 @@ record Config(
     ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
     IntSupplier followed = explicit || Boolean.FALSE.equals(b.follow) ? null : b.cpus;
     return new Config(procs, b.maxThreads, b.maxSpareThreads, b.timeSlice.toNanos(),
-        b.keepAlive.toNanos(), n, tf, b.handler, ccl, b.jmx, b.taskDecorator, followed);
+        b.keepAlive.toNanos(), n, tf, b.handler, ccl, b.jmx, b.taskDecorator, followed,
+        b.recordLatency);
   }
 }

@@ -177,9 +177,14 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * runnable and starting. Separate from {@link #stats()} because it sums a histogram (a few
    * thousand counters): cheap for a scrape or a JMX read, not for a tight polling loop.
    *
+   * <p>Recorded from the first call of this method (or of {@link #onSchedulingLatency}, a JMX
+   * read of a latency attribute, a JFR recording), so the first call may show no samples; {@link
+   * Builder#recordSchedulingLatency} records from the first task instead.
+   *
    * @return the sampled tasks' scheduling latency so far
    */
   public SchedulingLatency schedulingLatency() {
+    sched.recordLatency();
     return sched.counters.latency.snapshot();
   }
 
@@ -187,14 +192,16 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * Also passes each sampled task's scheduling latency, in nanoseconds, to {@code listener}: on
    * the worker thread about to start that task, so it must be quick and must not block (a
    * metrics Timer's {@code record}). One task in {@link SchedulingLatency#sampleEvery} is
-   * sampled. A throw goes to the executor's uncaught-exception handler and the task still runs.
-   * Listeners cannot be removed; they live as long as the executor.
+   * sampled, from this call on (see {@link #schedulingLatency}). A throw goes to the executor's
+   * uncaught-exception handler and the task still runs. Listeners cannot be removed; they live
+   * as long as the executor.
    *
    * @param listener receives each sampled task's scheduling latency, in nanoseconds
    * @throws NullPointerException if listener is null
    */
   public void onSchedulingLatency(LongConsumer listener) {
     sched.counters.latency.addListener(Objects.requireNonNull(listener, "listener"));
+    sched.recordLatency();
   }
 
   /**
@@ -390,6 +397,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     Thread.UncaughtExceptionHandler handler;
     boolean jmx;
     UnaryOperator<Runnable> taskDecorator;
+    boolean recordLatency;
 
     private Builder() {}
 
@@ -556,6 +564,21 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      */
     public Builder jmx(boolean register) {
       this.jmx = register;
+      return this;
+    }
+
+    /**
+     * Whether {@link GmpExecutor#schedulingLatency} is recorded from the first task. Default
+     * false: recording starts at the first demand for it (a {@code schedulingLatency()} call, an
+     * {@link GmpExecutor#onSchedulingLatency} listener such as Micrometer's binder, a JMX read
+     * of a latency attribute, a JFR recording), since timing one task in 64 costs every spawn
+     * about a tenth of its time on the local path.
+     *
+     * @param record whether to sample scheduling latency from the first task
+     * @return this builder
+     */
+    public Builder recordSchedulingLatency(boolean record) {
+      this.recordLatency = record;
       return this;
     }
 

@@ -94,7 +94,9 @@ public interface GmpExecutorMXBean {
   long getCompletedTaskCount();
 
   /**
-   * Tasks timed for the scheduling latency so far (one in 64: {@link SchedulingLatency}).
+   * Tasks timed for the scheduling latency so far (one in 64: {@link SchedulingLatency}). The
+   * first read of any latency attribute starts the timing, unless the builder's {@code
+   * recordSchedulingLatency(true)} did at construction.
    *
    * @return the number of sampled tasks
    */

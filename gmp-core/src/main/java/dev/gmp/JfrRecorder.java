@@ -110,6 +110,7 @@ final class JfrRecorder {
       if (!e.shouldCommit()) {
         return;
       }
+      s.recordLatency(); // a recording that reports latency starts it: its first period has none
       GmpStats st = Counters.snapshot(s);
       e.executor = s.config.name();
       e.parallelism = st.parallelism();

@@ -107,7 +107,7 @@ final class Jmx implements GmpExecutorMXBean {
       Map.entry("IdleProcessorCount", "Processors on the idle list."),
       Map.entry("CompletedTaskCount", "Tasks that finished, normally or by throwing."),
       Map.entry("SchedulingLatencySamples", "Tasks timed from runnable to started so far (one"
-          + " in 64 is)."),
+          + " in 64 is, from the first read of a latency attribute on)."),
       Map.entry("SchedulingLatencyP50Nanos", "Median scheduling latency so far (runnable to"
           + " started), in nanoseconds; at most 12.5% above the true value."),
       Map.entry("SchedulingLatencyP99Nanos", "99th percentile scheduling latency so far, in"
@@ -200,28 +200,34 @@ final class Jmx implements GmpExecutorMXBean {
     return Counters.snapshot(s).completedTasks();
   }
 
+  /** The latency so far; a read also starts recording it (Scheduler#recordLatency). */
+  private SchedulingLatency latency() {
+    s.recordLatency();
+    return s.counters.latency.snapshot();
+  }
+
   @Override
   public long getSchedulingLatencySamples() {
-    return s.counters.latency.snapshot().samples();
+    return latency().samples();
   }
 
   @Override
   public long getSchedulingLatencyP50Nanos() {
-    return s.counters.latency.snapshot().p50Nanos();
+    return latency().p50Nanos();
   }
 
   @Override
   public long getSchedulingLatencyP99Nanos() {
-    return s.counters.latency.snapshot().p99Nanos();
+    return latency().p99Nanos();
   }
 
   @Override
   public long getSchedulingLatencyP999Nanos() {
-    return s.counters.latency.snapshot().p999Nanos();
+    return latency().p999Nanos();
   }
 
   @Override
   public long getSchedulingLatencyMaxNanos() {
-    return s.counters.latency.snapshot().maxNanos();
+    return latency().maxNanos();
   }
 }

@@ -190,6 +190,15 @@ final class Scheduler extends SchedulerPad1 {
   /** Written under the lock; volatile: submitters and Ms read it without (Dekker C). */
   volatile int runState = RUNNING;
 
+  /**
+   * Whether new Gs are sampled for scheduling latency (SchedLatency): off until the first demand
+   * (recordLatency), since the sampled path in newG, even untaken 63 times in 64, cost every local
+   * spawn about a tenth of its time, where an untaken test of this flag costs nothing measurable
+   * (docs/benchmarks.md, "Scheduling latency on demand"). Volatile: set once, by a monitoring
+   * thread; a spawn that misses the store is one sample fewer.
+   */
+  volatile boolean sampleLatency;
+
   /** The virtual-thread scheduler (Carriers#of, under the lock), or null until the first. */
   volatile Carriers carriers;
 
@@ -203,6 +212,9 @@ final class Scheduler extends SchedulerPad1 {
    */
   Scheduler(Config config, boolean withSysmon) {
     this.config = config;
+    if (config.recordLatency()) {
+      sampleLatency = true;
+    }
     int n = config.parallelism();
     P[] all = new P[n];
     for (int i = 0; i < n; i++) {
@@ -220,6 +232,13 @@ final class Scheduler extends SchedulerPad1 {
       lock.unlock();
     }
     sysmon = new Sysmon(this, withSysmon);
+  }
+
+  /** Starts sampling scheduling latency (a read or listener of it, a JFR recording). */
+  void recordLatency() {
+    if (!sampleLatency) {
+      sampleLatency = true;
+    }
   }
 
   boolean claimTermination() {
@@ -291,7 +310,8 @@ final class Scheduler extends SchedulerPad1 {
     }
     int goid = (int) pp.nextGoid(this);
     g.goid = goid;
-    g.task = SchedLatency.local(goid, task); // 1 G in 64 is timed from here to execute
+    // 1 G in 64 is timed from here to execute, once someone asked for it.
+    g.task = sampleLatency ? SchedLatency.local(goid, task) : task;
     g.setStatus(G.Grunnable);
     return g;
   }
@@ -335,7 +355,7 @@ final class Scheduler extends SchedulerPad1 {
       throw rejected(task);
     }
     G g = own != null ? own : new G();
-    g.task = SchedLatency.external(task); // 1 G in 64 is timed from here to execute
+    g.task = sampleLatency ? SchedLatency.external(task) : task; // as in newG
     injectOrPut(g); // Gidle until a take moves it onto the array (GlobalQueue#withdraw)
     if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
       boolean withdrawn;
@@ -454,7 +474,7 @@ final class Scheduler extends SchedulerPad1 {
    */
   void readyExternal(Runnable task) {
     G g = new G();
-    g.task = SchedLatency.external(task); // 1 G in 64 is timed from here to execute
+    g.task = sampleLatency ? SchedLatency.external(task) : task; // as in newG
     injectOrPut(g); // Gidle until a take moves it onto the array
     idle.wakep();
   }

@@ -321,6 +321,8 @@ class JfrEventsTest {
       assertTrue(e.getInt("threads") >= 1, e.toString());
       assertEquals(0, e.getInt("spareThreads"), e.toString());
       assertFalse(e.getBoolean("oversubscribed"), "one task, no calls: " + e);
+      // A recording that reports latency starts its sampling (off until someone asks).
+      assertTrue(ex.sched.sampleLatency, "the stats period turned latency sampling on");
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.gmp;
 
 import static dev.gmp.TestSupport.LIVENESS_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gmp.micrometer.GmpExecutorMetrics;
@@ -52,6 +53,44 @@ class SchedulingLatencyTest {
   /** Never below the true value, at most 1/8 above it. */
   private static void assertBetween(long exact, long reported) {
     assertTrue(reported >= exact && reported <= exact + exact / 8, exact + " as " + reported);
+  }
+
+  /** Spawns {@code kids} tasks from one task (consecutive goids) and waits for all of them. */
+  private static void spawnFromATask(GmpExecutor ex, int kids) throws Exception {
+    CountDownLatch done = new CountDownLatch(kids);
+    ex.execute(() -> {
+      for (int i = 0; i < kids; i++) {
+        ex.execute(done::countDown);
+      }
+    });
+    TestSupport.await(done, "children ran");
+  }
+
+  @Test
+  void samplingStartsAtTheFirstDemand() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().name("lat-lazy")
+        .parallelism(1).build())) {
+      GmpExecutor ex = c.ex();
+      spawnFromATask(ex, 640);
+      assertFalse(ex.sched.sampleLatency, "nobody asked: no G was wrapped");
+      assertEquals(0, ex.schedulingLatency().samples(), "the first read finds none");
+      assertTrue(ex.sched.sampleLatency, "the first read started the sampling");
+      spawnFromATask(ex, 640); // ten multiples of 64 among 640 consecutive goids
+      long n = ex.schedulingLatency().samples();
+      assertTrue(n == 10 || n == 11, n + " samples"); // 11: the spawner's draw sampled it too
+    }
+  }
+
+  @Test
+  void theBuilderRecordsFromTheFirstTask() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().name("lat-eager")
+        .parallelism(1).recordSchedulingLatency(true).build())) {
+      GmpExecutor ex = c.ex();
+      assertTrue(ex.sched.sampleLatency);
+      spawnFromATask(ex, 640);
+      long n = ex.schedulingLatency().samples();
+      assertTrue(n == 10 || n == 11, n + " samples");
+    }
   }
 
   @Test
