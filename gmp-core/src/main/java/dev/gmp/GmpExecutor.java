@@ -178,8 +178,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * thousand counters): cheap for a scrape or a JMX read, not for a tight polling loop.
    *
    * <p>Recorded from the first call of this method (or of {@link #onSchedulingLatency}, a JMX
-   * read of a latency attribute, a JFR recording), so the first call may show no samples; {@link
-   * Builder#recordSchedulingLatency} records from the first task instead.
+   * read of a latency attribute, a JFR recording of {@code dev.gmp.ExecutorStats}), so the first
+   * call may show no samples; {@link Builder#recordSchedulingLatency} records from the first task
+   * instead.
    *
    * @return the sampled tasks' scheduling latency so far
    */
@@ -571,8 +572,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * Whether {@link GmpExecutor#schedulingLatency} is recorded from the first task. Default
      * false: recording starts at the first demand for it (a {@code schedulingLatency()} call, an
      * {@link GmpExecutor#onSchedulingLatency} listener such as Micrometer's binder, a JMX read
-     * of a latency attribute, a JFR recording), since timing one task in 64 costs every spawn
-     * about a tenth of its time on the local path.
+     * of a latency attribute, a JFR recording of {@code dev.gmp.ExecutorStats}), since the
+     * sampler costs every local spawn about a tenth of its time.
      *
      * @param record whether to sample scheduling latency from the first task
      * @return this builder
