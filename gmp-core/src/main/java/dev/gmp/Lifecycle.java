@@ -26,15 +26,25 @@ final class Lifecycle {
 
   /**
    * Shuts {@code s} down once {@code owner} (its GmpExecutor, which nothing the threads reach
-   * holds strongly) is unreachable: queued tasks still run, then every thread exits.
+   * holds strongly) is unreachable: queued tasks still run, then every thread exits. The cleaner
+   * holds its action until the owner has been collected and the cleaner thread has run it, so the
+   * action lets go of the scheduler at termination: a terminated executor the program has dropped
+   * is garbage at the next collection, not one cleaner pass later (its run queues are 64 KB per
+   * processor; executors made and dropped quickly outran the cleaner in a 256 MB heap).
    */
   static void shutdownWhenUnreachable(Object owner, Scheduler s) {
-    CleanerHolder.CLEANER.register(owner, new ShutdownWhenUnreachable(s));
+    ShutdownWhenUnreachable action = new ShutdownWhenUnreachable(s);
+    CleanerHolder.CLEANER.register(owner, action);
+    onTermination(s, action);
   }
 
-  /** The cleaning action; a class, not a lambda (see Threads.DefaultFactory). */
+  /**
+   * The cleaning action, and the termination action that disarms it; a class, not a lambda (see
+   * Threads.DefaultFactory).
+   */
   private static final class ShutdownWhenUnreachable implements Runnable {
-    private final Scheduler s;
+    /** Null once terminated. Volatile: set by the terminating thread, read by the cleaner's. */
+    private volatile Scheduler s;
 
     ShutdownWhenUnreachable(Scheduler s) {
       this.s = s;
@@ -42,7 +52,15 @@ final class Lifecycle {
 
     @Override
     public void run() {
-      shutdown(s);
+      Scheduler x = s;
+      if (x == null) {
+        return;
+      }
+      if (x.runState == Scheduler.TERMINATED) {
+        s = null; // the termination action's run: nothing left to shut down
+      } else {
+        shutdown(x); // the cleaner's: the owner was dropped before shutdown
+      }
     }
   }
 

@@ -107,6 +107,27 @@ class TerminationTest {
     }
   }
 
+  /**
+   * A terminated executor the program has dropped is garbage at the next collection: its
+   * Cleaner action lets go of the scheduler at termination. Before, the action held the scheduler
+   * (64 KB of run queue per processor) until a collection had found the executor unreachable and
+   * the cleaner thread had then run the action, so executors made and dropped quickly could fill
+   * a small heap (jcstress's ShutdownVsExecuteStress, 256 MB, ran out once).
+   */
+  @Test
+  void aTerminatedExecutorIsGarbageAtTheNextCollection() {
+    WeakReference<Scheduler> ref = terminateAndDrop();
+    System.gc(); // one collection: the cleaner thread has had no chance to run in between
+    assertNull(ref.get(), "nothing but the dropped executor held its terminated scheduler");
+  }
+
+  private static WeakReference<Scheduler> terminateAndDrop() {
+    GmpExecutor ex = GmpExecutor.create(2);
+    ex.shutdown(); // a fresh executor: no thread, terminated when shutdown returns
+    assertTrue(ex.isTerminated());
+    return new WeakReference<>(ex.sched);
+  }
+
   private static WeakReference<GmpExecutor> useAndDrop(List<Thread> made, String[] name)
       throws Exception {
     ThreadFactory tf = r -> {
