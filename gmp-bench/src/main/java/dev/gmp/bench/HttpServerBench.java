@@ -277,7 +277,10 @@ public class HttpServerBench {
     return es instanceof GmpExecutor g ? g.stats().retakes() : 0;
   }
 
-  /** A stats line for gmp after a run, for diagnosis (printed by {@link #main}). */
+  /**
+   * A stats line for gmp after a run, for diagnosis (printed by {@link #main} once a second). Its
+   * first call starts gmp's latency sampling, so the first line shows none.
+   */
   static String gmpStats(ExecutorService es) {
     return es instanceof GmpExecutor g ? g.stats() + " " + g.schedulingLatency() : "";
   }
