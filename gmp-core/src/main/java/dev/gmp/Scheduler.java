@@ -211,6 +211,7 @@ final class Scheduler extends SchedulerPad1 {
    *     scheduler's steps (and Sysmon#retake) from their own threads
    */
   Scheduler(Config config, boolean withSysmon) {
+    Threads.loadMClasses(); // here, not on the way to the first task
     this.config = config;
     if (config.recordLatency()) {
       sampleLatency = true;

@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -110,8 +111,44 @@ final class Threads {
   /** Threads of Ms that passed mexit and may still be unwinding (awaitTermination joins them). */
   private final List<Thread> exited = new ArrayList<>();
 
+  /** This JVM has run {@link #loadMClasses} (plain: a stale false only repeats idempotent work). */
+  private static boolean mClassesLoaded;
+
   Threads(Scheduler s) {
     this.s = s;
+  }
+
+  /**
+   * Loads and initializes, once per JVM, the classes that the first submission and a new M's
+   * thread would otherwise load on their way to the first task: the M (and, verifying it, its
+   * exit), the thread table, the scheduling loop, stealing, what the first task and sysmon's
+   * first look meet, and sysmon's thread starter. Loading a class from a jar runs mostly
+   * interpreted in a fresh JVM, and the first task waited for each in turn (ForkJoinPool's
+   * classes come from the JDK's class-data archive). Called while an executor is built, which
+   * loads most of gmp's classes already.
+   */
+  static void loadMClasses() {
+    if (mClassesLoaded) {
+      return;
+    }
+    MethodHandles.Lookup lookup = MethodHandles.lookup();
+    try {
+      for (Class<?> c :
+          new Class<?>[] {
+            M.class,
+            ThreadTable.class,
+            SchedulingLoop.class,
+            Steal.class,
+            SchedLatency.Sampled.class,
+            BlockDetector.Sample.class,
+            Starter.class
+          }) {
+        lookup.ensureInitialized(c);
+      }
+    } catch (IllegalAccessException e) {
+      throw new AssertionError(e); // this package's own classes
+    }
+    mClassesLoaded = true;
   }
 
   // ---------------------------------------------------------------- creation
@@ -305,11 +342,14 @@ final class Threads {
     } finally {
       s.lock.unlock();
     }
-    s.sysmon.watch(); // the watchdog runs on sysmon: make sure it is started and awake
     try {
       t.start();
     } catch (Throwable e) {
       return writeOff(m, M.STARTING, e) ? e : null;
+    } finally {
+      // The watchdog runs on sysmon: make sure it is started and awake. After start(), so that
+      // the M's thread, not sysmon's, starts first: the watchdog acts only past CHECK_IN_NANOS.
+      s.sysmon.watch();
     }
     return null;
   }
