@@ -112,7 +112,11 @@ jmh() {
 report() { "$JAVA" -cp "$JAR" dev.gmp.bench.report.Report "$@"; }
 
 machine() {
-  echo "Machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+  # Family and model too: VMs sold as the same type run gmp and ForkJoinPool differently
+  # (docs/benchmarks.md, headline), so a table says which CPU it came from.
+  echo "Machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
+    "(family $(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+    "model $(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1))," \
     "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM;" \
     "JDK $("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p');" \
     "gmp $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- gmp-core 2>/dev/null || echo ' + uncommitted gmp-core changes')"
