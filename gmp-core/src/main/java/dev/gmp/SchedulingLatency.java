@@ -5,8 +5,9 @@ package dev.gmp;
  * elapsed, a virtual thread unparked) to starting on a worker, since recording began (Go's
  * {@code /sched/latencies}): at the first demand for it ({@link GmpExecutor#schedulingLatency})
  * or, with {@link GmpExecutor.Builder#recordSchedulingLatency}, at the executor's first task.
- * Sampled: one task in {@code sampleEvery} is timed, so the task path pays little. Percentiles come from a log-linear histogram and are reported
- * as the upper bound of the bucket they fall in: at most 12.5% above the true value, never below.
+ * Sampled: one task in {@code sampleEvery} is timed, so the task path pays little. Percentiles
+ * come from a log-linear histogram and are reported as the upper bound of the bucket they fall
+ * in: at most 12.5% above the true value, never below.
  *
  * @param samples tasks timed so far
  * @param sampleEvery one task in this many is timed
