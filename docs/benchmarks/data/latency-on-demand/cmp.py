@@ -1,6 +1,6 @@
-import csv,collections,statistics as st,sys
+import gzip,csv,collections,statistics as st,sys
 d=collections.defaultdict(list)
-for r in csv.DictReader(open(sys.argv[1])):
+for r in csv.DictReader(gzip.open(sys.argv[1], "rt")):
     if r['metric'] not in ('time','p50','p99'): continue
     d[(r['workload'],r['metric'],r['p'],r['variant'],r['executor'],r['phase'],r['round'])].append(int(r['ns']))
 res=collections.defaultdict(dict)
