@@ -206,7 +206,7 @@ compare() {
   views "$dir" jit --p 2 --jvms "${BENCH_JVMS:-5}" "${g[@]}"
 }
 
-# The full suite: several JMH invocations sized for ~25 min on 2 cores (docs/benchmarks.md says
+# The full suite: several JMH invocations sized for ~30 min on 2 cores (docs/benchmarks.md says
 # why): parallelism 2 with 2 forks (BENCH_FORKS), parallelism 1 with 1 fork (for the scaling plot).
 full_suite() {
   build
@@ -237,6 +237,9 @@ full_suite() {
   run http 'HttpServerBench' -p server=jdk -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
   # Jetty 12 on the same executors, 16 clients (~4 min)
   run jetty 'HttpServerBench' -p server=jetty -p clients=16 -p executor=gmp,fjp,tpe,cached \
+    -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
+  # and Tomcat 11 (~4 min)
+  run tomcat 'HttpServerBench' -p server=tomcat -p clients=16 -p executor=gmp,fjp,tpe,cached \
     -p parallelism=2 -f "$f2" -wi 2 -w 1s -i 3 -r 1s
   run core-p1 "${CORE[@]}" -p parallelism=1 -f 1 "${W[@]}"
   # parallelism 4 on the same cores (the oversubscribed container case): gmp and ForkJoinPool

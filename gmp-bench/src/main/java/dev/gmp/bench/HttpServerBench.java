@@ -10,9 +10,17 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.HdrHistogram.Histogram;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardContext;
+import org.apache.catalina.startup.Tomcat;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -43,8 +51,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code jdk}, the JDK's {@code com.sun.net.httpserver.HttpServer} with {@code
  * setExecutor(executor)}; {@code jetty}, Jetty 12's core server (no servlets) with one acceptor
  * and one selector on threads of their own and its request work on the executor ({@link
- * JettyExecutorPool}). Either way one server thread calls {@code execute} once per request, from
- * outside the executor: at light load every request is a wake-up. Handlers: {@code tiny} answers
+ * JettyExecutorPool}); {@code tomcat}, embedded Tomcat 11's NIO connector with the executor as
+ * its {@code Executor} and one servlet. Each way one server thread calls {@code execute} once per
+ * request, from outside the executor: at light load every request is a wake-up. Handlers: {@code tiny} answers
  * "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody marked, which
  * only an executor that notices unmarked blocking (or has a thread per request) can overlap;
  * {@code read1} first waits 1 ms for a backend's answer in a read ({@link BackendCall}: a JDBC
@@ -73,6 +82,9 @@ public class HttpServerBench {
 
   private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
 
+  /** Tomcat logs each start and stop at INFO; held, so that the level set on it sticks. */
+  private static final Logger TOMCAT_LOG = Logger.getLogger("org.apache");
+
   @Param({"gmp", "fjp", "tpe", "cached", "vthread"})
   public String executor;
 
@@ -85,14 +97,18 @@ public class HttpServerBench {
   @Param({"tiny", "sleep1", "read1"})
   public String handler;
 
-  @Param({"jdk", "jetty"})
+  @Param({"jdk", "jetty"}) // and tomcat: -p server=tomcat
   public String server;
 
   ExecutorService exec;
   HttpServer jdkServer;
   Server jettyServer;
+  Tomcat tomcat;
   KeepAliveClient client;
   final LiveThreads threads = new LiveThreads();
+
+  /** The handler's work in place of {@link #handler}'s, when set (tests). */
+  Runnable workOverride;
 
   /** read1's backend call inside GmpExecutor.blocking (which just runs it off gmp's threads). */
   private static void markedCall() {
@@ -124,14 +140,16 @@ public class HttpServerBench {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    Runnable work = work(handler);
+    Runnable work = workOverride != null ? workOverride : work(handler);
     exec = Execs.create(executor, parallelism, threads);
     InetSocketAddress address =
         switch (server) {
           case "jdk" -> startJdk(work);
           case "jetty" -> startJetty(work);
+          case "tomcat" -> startTomcat(work);
           default ->
-              throw new IllegalArgumentException("server must be jdk or jetty, was " + server);
+              throw new IllegalArgumentException(
+                  "server must be jdk, jetty or tomcat, was " + server);
         };
     client = new KeepAliveClient(address, clients);
   }
@@ -162,6 +180,45 @@ public class HttpServerBench {
     jettyServer.setHandler(new JettyHandler(work));
     jettyServer.start();
     return new InetSocketAddress(InetAddress.getLoopbackAddress(), connector.getLocalPort());
+  }
+
+  private InetSocketAddress startTomcat(Runnable work) throws Exception {
+    TOMCAT_LOG.setLevel(java.util.logging.Level.WARNING);
+    tomcat = new Tomcat();
+    tomcat.setBaseDir(Files.createTempDirectory("gmp-tomcat").toString());
+    Connector connector = new Connector("HTTP/1.1"); // the NIO connector, Tomcat's default
+    connector.setPort(0);
+    connector.setProperty("address", InetAddress.getLoopbackAddress().getHostAddress());
+    connector.setProperty("acceptCount", "1024");
+    // Tomcat closes a connection after 100 requests by default; the client keeps its connections.
+    connector.setProperty("maxKeepAliveRequests", "-1");
+    connector.getProtocolHandler().setExecutor(exec); // request processing on the executor
+    tomcat.getService().addConnector(connector);
+    StandardContext ctx = (StandardContext) tomcat.addContext("", null);
+    // Its leak checks at stop want --add-opens, and warn without it; there is nothing to leak.
+    ctx.setClearReferencesThreadLocals(false);
+    ctx.setClearReferencesRmiTargets(false);
+    Tomcat.addServlet(ctx, "ok", new TomcatServlet(work));
+    ctx.addServletMappingDecoded("/*", "ok");
+    tomcat.start();
+    return new InetSocketAddress(InetAddress.getLoopbackAddress(), connector.getLocalPort());
+  }
+
+  /** "ok", after the handler's work. */
+  private static final class TomcatServlet extends HttpServlet {
+    private final transient Runnable work;
+
+    TomcatServlet(Runnable work) {
+      this.work = work;
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+      work.run();
+      resp.setStatus(200);
+      resp.setContentLength(OK.length);
+      resp.getOutputStream().write(OK);
+    }
   }
 
   /** "ok", after the handler's work; Jetty's default (blocking) invocation type. */
@@ -198,6 +255,10 @@ public class HttpServerBench {
     }
     if (jettyServer != null) {
       jettyServer.stop();
+    }
+    if (tomcat != null) {
+      tomcat.stop();
+      tomcat.destroy();
     }
     Execs.shutdown(exec);
   }
