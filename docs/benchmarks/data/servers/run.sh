@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # usage: servers-run.sh OUT P ROUNDS SECONDS "servers" "handlers" "execs"
-# servers: jdk, jetty (HttpServerBench), grpc (GrpcServerBench)
+# servers: jdk, jetty, tomcat (HttpServerBench), grpc (GrpcServerBench)
 set -u
 out=$1; p=$2; rounds=$3; secs=$4; servers=$5; handlers=$6; execs=($7)
 J=${BENCH_JAR:-gmp-bench/target/benchmarks.jar}
