@@ -1,8 +1,9 @@
-"""perround.py FILE BASE [FROM TO]: per server and round, each label's median over seconds FROM-TO (default
-4 to the last) against BASE's in the same round: request rate, p99 and CPU per request."""
-import sys, re, statistics as st, collections
+"""perround.py FILE BASE [FROM TO]: per server and round, each label's median over seconds
+FROM-TO (default 4 to the last) against BASE's in the same round: request rate, p99 and CPU per
+request. FILE may be gzipped."""
+import sys, re, gzip, statistics as st, collections
 rows = collections.defaultdict(list)
-for line in open(sys.argv[1]):
+for line in (gzip.open if sys.argv[1].endswith('.gz') else open)(sys.argv[1], 'rt'):
     m = re.match(r'r(\d+) (\S+) (\S+) \S+ p=\d+ clients=\d+ \S+: (\d+) req/s p50 (\d+) us p99 (\d+) us'
                  r' peakThreads (\d+) cpu/req ([\d.]+)', line)
     if m:
