@@ -18,8 +18,9 @@ import java.util.function.IntToLongFunction;
  * (sched.runq + the injection side); {@link Idle} (pidle, midle, spinning, wakep / startm / stopm
  * / handoffp); {@link SchedulingLoop} (schedule / findRunnable / execute); {@link Steal}
  * (stealWork); {@link Syscall} (entersyscall / exitsyscall); {@link Spares} (the spare budget,
- * and an M without a P getting one); {@link Sysmon}, {@link SysmonRetake} and {@link Retake}; {@link
- * BlockDetector} and {@link CpuClock} (unmarked blocking); {@link Oversubscription} (do threads
+ * and an M without a P getting one); {@link Sysmon}, {@link SysmonRetake} and {@link Retake}
+ * ({@link TimerSlack}: sysmon's sleeps on time while it retakes); {@link BlockDetector} and {@link
+ * CpuClock} (unmarked blocking); {@link Oversubscription} (do threads
  * wait for a CPU); {@link Resize} (procresize); {@link Threads}
  * (allm, newm, check-in, mexit); {@link ThreadTable} (the current M); {@link Lifecycle}
  * (shutdown, tidy, terminate); {@link Counters} (stats); {@link GFree} (gfput / gfget); {@link

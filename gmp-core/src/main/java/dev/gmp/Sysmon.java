@@ -30,20 +30,21 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Sysmon implements Runnable {
   /**
-   * Shortest sleep between rounds: 100 us. Go uses 20 us; on the JVM parkNanos(20 us) really
-   * sleeps several times that (timer slack), so Go's setting doubles sysmon's CPU under a
-   * blocking-heavy load for half the latency (docs/design.md, section 3).
+   * Shortest sleep between rounds: 100 us. Go uses 20 us, which with Linux's default timer slack
+   * sleeps several times that and doubled sysmon's CPU under a blocking-heavy load for half the
+   * latency (docs/design.md, section 3); with sysmon's own slack ({@link TimerSlack}, only
+   * while it retakes blocked tasks' Ps) a 100 us sleep takes ~120-130 us.
    */
   static final long MIN_DELAY_NANOS = 100_000;
 
   /**
    * The wait after a round that found a task blocked without saying so (BlockDetector's first
    * sample): Go's 20 us tick, so the confirming look comes one tick later rather than a whole
-   * round. Spent spinning, not parked: a park of 20 us sleeps 70-110 us on Linux (timer slack,
-   * which only the thread itself could lower, through prctl), and every request of a server whose
-   * handlers block unmarked in a read waits for this look. Only while such tasks and waiting work
-   * exist, and once per suspect (BlockDetector#verdict): at most a tick of CPU per hand-off,
-   * about what the timed park's wake-up costs (docs/design.md, section 3).
+   * round. Spent spinning, not parked: a park of 20 us sleeps 70-110 us on Linux with the default
+   * timer slack and ~40 us with sysmon's low one ({@link TimerSlack}), and every request of a
+   * server whose handlers block unmarked in a read waits for this look. Only while such tasks and
+   * waiting work exist, and once per suspect (BlockDetector#verdict): at most a tick of CPU per
+   * hand-off, about what the timed park's wake-up costs (docs/design.md, section 3).
    */
   static final long SUSPECT_DELAY_NANOS = 20_000;
 
@@ -79,6 +80,9 @@ final class Sysmon implements Runnable {
 
   /** When the last round that retook a blocked task's P ran (sysmon's thread only). */
   private long lastBlockedRetake;
+
+  /** sysmon's timer slack, low while it retakes blocked tasks' Ps (sysmon's thread only). */
+  private TimerSlack slack = TimerSlack.NONE;
 
   /** A marked blocking call is retaken once it is at least this old (Go: one sysmon tick). */
   static final long SYSCALL_MIN_AGE_NANOS = 20_000;
@@ -285,10 +289,12 @@ final class Sysmon implements Runnable {
 
   @Override
   public void run() {
+    slack = TimerSlack.ofCallingThread();
     try {
       loop();
     } finally {
       files.close(); // its open /proc files: a restarted sysmon opens its own
+      slack.close();
       s.lock.lock();
       try {
         // Normally the executor is terminating. If sysmon died instead (a round's Throwable that
@@ -409,9 +415,11 @@ final class Sysmon implements Runnable {
     if (rules.blockedThisRound != 0) {
       lastBlockedRetake = now;
     }
-    if (now - lastBlockedRetake < NUDGE_WINDOW_NANOS) {
+    boolean retaking = now - lastBlockedRetake < NUDGE_WINDOW_NANOS;
+    if (retaking) {
       armNudge();
     }
+    slack.set(retaking); // the sleeps that end each request's hand-off: on time (TimerSlack)
     delay = d;
     return d;
   }

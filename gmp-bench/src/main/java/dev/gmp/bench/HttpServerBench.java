@@ -49,17 +49,17 @@ import org.openjdk.jmh.annotations.Warmup;
  * A real server on each executor, driven on loopback by {@code clients} keep-alive connections in a
  * closed loop ({@link KeepAliveClient}: one selector thread, the JMH thread itself). Servers:
  * {@code jdk}, the JDK's {@code com.sun.net.httpserver.HttpServer} with {@code
- * setExecutor(executor)}; {@code jetty}, Jetty 12's core server (no servlets) with one acceptor
- * and one selector on threads of their own and its request work on the executor ({@link
- * JettyExecutorPool}); {@code tomcat}, embedded Tomcat 11's NIO connector with the executor as
- * its {@code Executor} and one servlet. Each way one server thread calls {@code execute} once per
- * request, from outside the executor: at light load every request is a wake-up. Handlers: {@code tiny} answers
- * "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody marked, which
- * only an executor that notices unmarked blocking (or has a thread per request) can overlap;
- * {@code read1} first waits 1 ms for a backend's answer in a read ({@link BackendCall}: a JDBC
- * call, say), which Java reports as RUNNABLE. The Jetty handler keeps Jetty's default invocation
- * type, blocking: a handler declared non-blocking would run on the selector thread and never
- * reach the executor.
+ * setExecutor(executor)}; {@code jetty}, Jetty 12's core server (no servlets) with one acceptor and
+ * one selector on threads of their own and its request work on the executor ({@link
+ * JettyExecutorPool}); {@code tomcat}, embedded Tomcat 11's NIO connector with the executor as its
+ * {@code Executor} and one servlet. Each way one server thread calls {@code execute} once per
+ * request, from outside the executor: at light load every request is a wake-up. Handlers: {@code
+ * tiny} answers "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody
+ * marked, which only an executor that notices unmarked blocking (or has a thread per request) can
+ * overlap; {@code read1} first waits 1 ms for a backend's answer in a read ({@link BackendCall}: a
+ * JDBC call, say), which Java reports as RUNNABLE. The Jetty handler keeps Jetty's default
+ * invocation type, blocking: a handler declared non-blocking would run on the selector thread and
+ * never reach the executor.
  *
  * <p>Primary score: microseconds per request (lower is better, as everywhere in this suite; req/s
  * = 1e6 / score). Secondary, per iteration: {@code reqPerSec}, {@code p50Us} and {@code p99Us}
