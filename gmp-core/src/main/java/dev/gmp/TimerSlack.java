@@ -11,9 +11,10 @@ import java.nio.charset.StandardCharsets;
  * the 2-CPU VM of docs/benchmarks.md a 50 us park slept 121 us (p50), 71 us with a slack of 1 us.
  * In a server whose handlers block unmarked, each request waits for sysmon's round after the last
  * retake (Sysmon#BLOCKED_DELAY_NANOS), so the slack is part of every request's hand-off; with 1
- * us, 1 ms sleeping or reading handlers at parallelism 1 served 1.16-1.26x the requests. Outside
- * that window sysmon keeps the default: a slack of 1 us for every round made bursts and timers at
- * parallelism 1 beside a CPU burner slower (docs/benchmarks.md, "sysmon's own timer slack").
+ * us, 1 ms sleeping handlers at parallelism 1 served 1.05-1.17x the requests, reading ones
+ * 1.18-1.28x. Outside that window sysmon keeps the default: a slack of 1 us for every round made
+ * bursts and timers at parallelism 1 beside a CPU burner slower (docs/benchmarks.md, "sysmon's
+ * own timer slack").
  *
  * <p>A thread may set its own slack by writing {@code /proc/TID/timerslack_ns} (Linux 4.6 and
  * later; another thread's needs CAP_SYS_NICE), where prctl would need native code. The task
@@ -39,6 +40,9 @@ final class TimerSlack {
   private final byte[] normal;
 
   private boolean low;
+
+  /** A write failed: leave the slack as it is from then on. */
+  private boolean refused;
 
   private TimerSlack(RandomAccessFile file, byte[] normal) {
     this.file = file;
@@ -69,10 +73,11 @@ final class TimerSlack {
 
   /**
    * Low slack or the thread's own, written only when it changes; false if it could not be (no
-   * file, or the write was refused: then it stays as it was, and later calls retry).
+   * file, or a write was refused: then it stays as it was, and no later call tries again, so a
+   * refusing kernel costs one failed write, not one a round).
    */
   boolean set(boolean wantLow) {
-    if (wantLow == low || file == null) {
+    if (wantLow == low || refused || file == null) {
       return wantLow == low;
     }
     try {
@@ -81,6 +86,7 @@ final class TimerSlack {
       low = wantLow;
       return true;
     } catch (IOException | RuntimeException e) {
+      refused = true;
       return false;
     }
   }
