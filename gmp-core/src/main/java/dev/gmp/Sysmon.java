@@ -5,7 +5,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * sysmon: a daemon thread without a P, started with the executor's first thread. It sleeps 100 us
- * (Go: 20 us, see MIN_DELAY_NANOS; 50 us after retaking a blocked task's P, BLOCKED_DELAY_NANOS,
+ * (Go: 20 us, see MIN_DELAY_NANOS; 30 us after retaking a blocked task's P, BLOCKED_DELAY_NANOS,
  * and for 1 ms after that an outside submission with no P idle ends the sleep: NUDGE_WINDOW_NANOS)
  * between rounds while it has something to do, doubles the sleep
  * after 50 idle rounds up to 10 ms, and parks when every P is idle, until work waits that no idle
@@ -49,13 +49,17 @@ final class Sysmon implements Runnable {
   static final long SUSPECT_DELAY_NANOS = 20_000;
 
   /**
-   * The sleep after a round that retook a P from a task blocked without saying so: 50 us. A
-   * server whose handlers block unmarked will block again in the next handler, which runs on the
-   * M that just got the P (BlockDetector#baseline samples it), so the next look comes sooner: at
-   * 100 us each request held its P about a round before its retake. 1 ms sleeping handlers, p=2:
-   * 1.15-1.25x the requests at the same CPU per request (docs/benchmarks.md, "Servers").
+   * The sleep after a round that retook a P from a task blocked without saying so: 30 us (~51 us
+   * slept, with sysmon's low slack in that window: {@link TimerSlack}). A server whose handlers
+   * block unmarked will block again in the next handler, which runs on the M that just got the P
+   * (BlockDetector#baseline samples it), so the next look comes sooner: at 100 us each request
+   * held its P about a round before its retake. 1 ms sleeping handlers, p=2: 1.15-1.25x the
+   * requests at the same CPU per request (docs/benchmarks.md, "Servers"). With the low slack,
+   * 30 us served 1.04-1.18x the requests of 50 us at p=1, at no more CPU; 20 us, 0.82-0.86x: the
+   * look mostly came before the next handler had blocked (docs/benchmarks.md, "sysmon's own
+   * timer slack").
    */
-  static final long BLOCKED_DELAY_NANOS = 50_000;
+  static final long BLOCKED_DELAY_NANOS = 30_000;
 
   /**
    * For this long after a round that retook a blocked task's P, an outside submission that finds
