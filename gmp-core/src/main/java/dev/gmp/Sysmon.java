@@ -388,6 +388,7 @@ final class Sysmon implements Runnable {
     if (quiet() && maySleep()) {
       delay = Long.MAX_VALUE;
       oversubscription.reset();
+      slack.set(false); // no retake to hurry for: the default slack while every P is idle
       // Woken when work waits that no idle P can take (wakeForBacklog), by entersyscall, by a
       // thread start (watch). The timeout is a backstop only.
       do {

@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,51 +72,68 @@ class SysmonTimerSlackTest {
     try (GmpExecutor ex = GmpExecutor.builder().parallelism(1).name("tsl").build()) {
       String[] worker = new String[1];
       ex.submit(() -> worker[0] = ownTid()).get(10, TimeUnit.SECONDS);
-      String sysmon = await(() -> tidNamed("tsl-sysmon") != null, () -> tidNamed("tsl-sysmon"));
+      String sysmon = awaitThread("tsl-sysmon");
       assertEquals(normal, slack(sysmon), "no blocked task retaken yet: the default");
-      // Unmarked 50 ms sleeps with work queued behind them: sysmon retakes each one's P.
-      var done = new java.util.concurrent.CountDownLatch(20);
-      for (int i = 0; i < 20; i++) {
-        ex.execute(
-            () -> {
-              try {
-                Thread.sleep(50);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-              done.countDown();
-            });
+      // Four chains of unmarked 2 ms sleeps on one P: work always waits behind a sleeping task,
+      // so sysmon keeps retaking until the chains stop.
+      AtomicBoolean stop = new AtomicBoolean();
+      CountDownLatch stopped = new CountDownLatch(4);
+      for (int i = 0; i < 4; i++) {
+        ex.execute(new SleepChain(ex, stop, stopped));
       }
-      long low =
-          await(
-              () -> slack(sysmon) == TimerSlack.LOW_NANOS || ex.stats().retakes() > 5,
-              () -> slack(sysmon));
+      long low = awaitSlack(sysmon, TimerSlack.LOW_NANOS);
       assertEquals(TimerSlack.LOW_NANOS, low, "retaking: low (" + ex.stats() + ")");
       assertEquals(normal, slack(worker[0]), "an M's thread keeps the default");
-      assertTrue(done.await(30, TimeUnit.SECONDS));
-      // 1 ms after the last blocked retake sysmon goes back to the default.
-      long back = await(() -> slack(sysmon) == normal, () -> slack(sysmon));
+      stop.set(true);
+      assertTrue(stopped.await(30, TimeUnit.SECONDS));
+      // 1 ms after the last blocked retake, or at sysmon's deep sleep: the default again.
+      long back = awaitSlack(sysmon, normal);
       assertEquals(normal, back, "after the retakes: the default again");
     }
   }
 
-  interface Check {
-    boolean ok() throws IOException;
-  }
-
-  interface Read<T> {
-    T get() throws IOException;
-  }
-
-  /** Polls a condition only the kernel's files witness (no event to wait on), up to 30 s. */
-  private static <T> T await(Check c, Read<T> r) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!c.ok() && System.nanoTime() < deadline) {
-      Thread.yield();
+  /** A task that sleeps 2 ms without saying so, then submits itself again until told to stop. */
+  private record SleepChain(GmpExecutor ex, AtomicBoolean stop, CountDownLatch stopped)
+      implements Runnable {
+    @Override
+    public void run() {
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (stop.get()) {
+        stopped.countDown();
+      } else {
+        ex.execute(this);
+      }
     }
-    T v = r.get();
-    assertNotNull(v);
+  }
+
+  /**
+   * Polls a thread's slack until it reads {@code want} (the value seen then) or 30 s pass (the
+   * last value read): only the kernel's file witnesses it, there is no event to wait on.
+   */
+  private static long awaitSlack(String tid, long want) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long v = slack(tid);
+    while (v != want && System.nanoTime() < deadline) {
+      Thread.yield();
+      v = slack(tid);
+    }
     return v;
+  }
+
+  /** Polls for sysmon's thread, by name, up to 30 s. */
+  private static String awaitThread(String name) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    String tid = tidNamed(name);
+    while (tid == null && System.nanoTime() < deadline) {
+      Thread.yield();
+      tid = tidNamed(name);
+    }
+    assertNotNull(tid, name);
+    return tid;
   }
 
   private static String tidNamed(String name) throws IOException {
