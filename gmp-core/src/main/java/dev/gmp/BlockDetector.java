@@ -1,7 +1,6 @@
 package dev.gmp;
 
 import java.io.File;
-import java.io.IOException;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 
@@ -464,17 +463,12 @@ final class BlockDetector {
    * file system costs a fresh JVM ~2 ms to set up, on the way to the executor's first task.
    */
   static String ownStatFile() {
-    try {
-      String self = new File("/proc/thread-self").getCanonicalPath(); // "/proc/PID/task/TID"
-      int slash = self.lastIndexOf('/');
-      if (!self.startsWith("/proc/") || slash < 0) {
-        return null;
-      }
-      File stat = new File("/proc/self/task/".concat(self.substring(slash + 1)).concat("/stat"));
-      return stat.canRead() ? stat.getPath() : null;
-    } catch (IOException | RuntimeException e) {
+    String tid = ThreadFiles.ownTid();
+    if (tid == null) {
       return null;
     }
+    File stat = new File("/proc/self/task/".concat(tid).concat("/stat"));
+    return stat.canRead() ? stat.getPath() : null;
   }
 
   /**

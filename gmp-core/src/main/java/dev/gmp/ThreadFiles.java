@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -23,6 +24,21 @@ import java.nio.file.Path;
  * reopened at the next read.
  */
 final class ThreadFiles {
+  /**
+   * The calling thread's kernel id, as {@code /proc} names it, or null off Linux (or without
+   * /proc): one realpath of {@code /proc/thread-self}, through java.io (an M's start and sysmon's
+   * must not set up NIO's file system beside a fresh executor's first task).
+   */
+  static String ownTid() {
+    try {
+      String self = new File("/proc/thread-self").getCanonicalPath(); // "/proc/PID/task/TID"
+      int slash = self.lastIndexOf('/');
+      return self.startsWith("/proc/") && slash >= 0 ? self.substring(slash + 1) : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /** The files, by the index {@link #read} takes. */
   static final int SCHEDSTAT = 0;
 

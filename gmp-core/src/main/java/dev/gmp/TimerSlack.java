@@ -1,6 +1,5 @@
 package dev.gmp;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +19,8 @@ import java.nio.charset.StandardCharsets;
  * later; another thread's needs CAP_SYS_NICE), where prctl would need native code. The task
  * directory {@code /proc/self/task/TID} has no such file; the thread's own {@code /proc/TID}
  * has. Opened on sysmon's thread, written only there and only on a change; elsewhere, or
- * refused, nothing changes. Through java.io, as BlockDetector#ownStatFile: NIO's file system
- * would be set up beside a fresh executor's first task. All state is sysmon's own (one thread).
+ * refused, nothing changes. Through java.io, as ThreadFiles#ownTid: NIO's file system would be
+ * set up beside a fresh executor's first task. All state is sysmon's own (one thread).
  */
 final class TimerSlack {
   /** The slack while blocked tasks are being retaken, in ns. */
@@ -52,8 +51,10 @@ final class TimerSlack {
   /** The calling thread's slack; a no-op one off Linux or where the file cannot be written. */
   static TimerSlack ofCallingThread() {
     try {
-      String self = new File("/proc/thread-self").getCanonicalPath(); // "/proc/PID/task/TID"
-      String tid = self.substring(self.lastIndexOf('/') + 1);
+      String tid = ThreadFiles.ownTid();
+      if (tid == null) {
+        return NONE;
+      }
       String name = "/proc/".concat(tid).concat("/timerslack_ns");
       RandomAccessFile f = new RandomAccessFile(name, "rw");
       try {
