@@ -299,16 +299,16 @@ final class Idle extends IdlePad2 {
   }
 
   /**
-   * Puts pp in m's nextp (written before the wake-up that publishes it), and, for an idle M,
-   * notes on pp to whom and when: what Spares#takeLateHandoffLocked looks for. A new M's thread
-   * start has its own watchdog (Threads), so it is never taken from. Lock held.
+   * Puts pp in m's nextp (written before the wake-up that publishes it) and notes on pp to whom
+   * and when: what Spares#takeLateHandoffLocked looks for. A new M (its ThreadFactory call not yet
+   * made or returned) is taken from too: the watchdog (Threads#checkStarting) only looks at a
+   * thread the factory has returned, and a factory may take longer than any task. Lock held.
    */
   private void handLocked(P pp, M m) {
     m.nextp = pp;
-    if (m.life() != M.NEW) {
-      pp.handedTo = m;
-      pp.handedAt = System.nanoTime();
-    }
+    pp.handedTo = m;
+    pp.handedAt = System.nanoTime();
+    pp.handedToNew = m.life() == M.NEW;
   }
 
   /**

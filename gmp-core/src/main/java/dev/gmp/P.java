@@ -78,6 +78,12 @@ final class P extends PPad1 {
   long handedAt;
 
   /**
+   * Whether handedTo was a new M when handed pp: it picks pp up in SchedulingLoop#mstart, which
+   * leaves a spinning count that went with a taken-back P to the taker (guarded by the lock).
+   */
+  boolean handedToNew;
+
+  /**
    * Incremented by the owner per scheduled task unless the task inherits the slice (runnext).
    * Go's uint32: it wraps (after 2^32 tasks), and its readers only take it modulo 61 or see
    * whether it moved. An int, so that a plain store is never torn.

@@ -158,7 +158,10 @@ final class Spares {
         return s.idle.stopm(m) ? SchedulingLoop.RETRY : null;
       }
       if (s.acquirep(m, pp)) {
-        return SchedulingLoop.RETRY;
+        return SchedulingLoop.RETRY; // spinning if the P came with a new M's claim: it finds work
+      }
+      if (m.spinning) {
+        s.idle.leaveSpinning(m); // retired on its way to us, with a claim taken over with it
       }
     }
   }
@@ -240,11 +243,15 @@ final class Spares {
   /**
    * An M that lost its P (a retake; a spare whose task is done: reacquire; a
    * blocking call past the spare budget: Syscall) finds none idle while work is queued: take back
-   * a P handed to an idle M more than {@link #LATE_HANDOFF_NANOS} ago whose thread has
-   * not picked it up (a woken thread waiting for a CPU), rather than park beside it. The CAS on
-   * that M's nextp races its {@link M#takeNextp}: one winner. The loser there wakes to no P and
-   * parks again, as after a retirement in transit (stopm); its spinning claim, if any, it drops
-   * itself. Lock held.
+   * a P handed more than {@link #LATE_HANDOFF_NANOS} ago to an M that has not picked it up,
+   * rather than park beside it: an idle M's woken thread waiting for a CPU, or a new M whose
+   * ThreadFactory call has not returned (a slow factory held the P for the whole call, while Ms
+   * that could run its work parked). The CAS on that M's nextp races its {@link M#takeNextp}: one
+   * winner. An idle M that loses wakes to no P and parks again, as after a retirement in transit
+   * (stopm), dropping its spinning claim itself. A new M's claim comes with the P (in mstart, a
+   * thread that finds no P leaves the count to whoever took it, as the watchdog does, since the
+   * thread may never run): {@code m} is then spinning, and gives the claim back as any spinner
+   * does, or at once if it does not go on to schedule (Syscall). Lock held.
    */
   static P takeLateHandoffLocked(Scheduler s, M m) {
     boolean queued = s.global.liveSizeLocked() != 0;
@@ -257,10 +264,24 @@ final class Spares {
       if (now == 0) {
         now = System.nanoTime();
       }
-      if (now - pp.handedAt > LATE_HANDOFF_NANOS && to.cancelNextp(pp)) {
-        pp.handedTo = null;
-        s.counters.lateHandoffTakes.increment();
-        return pp;
+      if (now - pp.handedAt > LATE_HANDOFF_NANOS) {
+        boolean spin = pp.handedToNew && to.spinning; // before the CAS, which takeNextp races
+        if (to.cancelNextp(pp)) {
+          pp.handedTo = null;
+          if (spin) {
+            to.spinning = false; // a later write-off of that M must not give the count back too
+            if (m.spinning) {
+              s.idle.unclaimSpinningLocked(); // m's own claim, with its recheck, stands for both
+            } else {
+              m.spinning = true;
+            }
+          }
+          if (pp.handedToNew) {
+            s.threads.dropUnstartedLocked(to);
+          }
+          s.counters.lateHandoffTakes.increment();
+          return pp;
+        }
       }
     }
     return null;

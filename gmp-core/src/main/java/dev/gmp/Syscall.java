@@ -149,6 +149,9 @@ final class Syscall {
       } finally {
         s.lock.unlock();
       }
+      if (m.spinning) {
+        s.idle.leaveSpinning(m); // a new M's claim came with its P: we go back to our task
+      }
       if (pp == null) {
         m.sleepKeepingInterrupt();
         pp = m.nextp;

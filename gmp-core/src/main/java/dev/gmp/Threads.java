@@ -372,6 +372,18 @@ final class Threads {
     }
   }
 
+  /**
+   * A new M whose P was taken back before the starter came to it (Spares#takeLateHandoffLocked)
+   * would only park: it is dropped, and no thread is made for it. One whose factory call has begun
+   * (the starter's, or a submitter's own newm) comes up as an idle M. The queue's remove and the
+   * starter's poll are one CAS on the node: one of them has m. Lock held.
+   */
+  void dropUnstartedLocked(M m) {
+    if (toStart.remove(m) && m.casLife(M.NEW, M.DEAD)) {
+      freemLocked(m);
+    }
+  }
+
   private void drainStarts() {
     for (; ; ) {
       M m = toStart.poll();

@@ -1,11 +1,15 @@
 package dev.gmp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -230,5 +234,88 @@ class LateHandoffTest {
     assertSame(p0, spare.p, "the late hand-off's P");
     assertEquals(0, s.spares.count, "a spare no more");
     assertNull(late.takeNextp());
+  }
+
+  /**
+   * A slow ThreadFactory: the P handed to a new M waits in its nextp for the whole factory call.
+   * An M that needs a P while work is queued takes it back after the same threshold as from an
+   * idle M. A new M the starter has not come to yet is dropped (no thread is made for it) and its
+   * spinning claim goes with the P; one whose factory call has begun is left to come up as an idle
+   * M. The factory here waits on a gate, so the starter is held inside the first call.
+   */
+  @Test
+  void aPHandedToANewMIsTakenBackDuringASlowFactoryCall() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    ThreadFactory gated = r -> {
+      calls.incrementAndGet();
+      entered.countDown();
+      TestSupport.await(gate, "the test opens the gate");
+      Thread t = new Thread(() -> {}, "dud"); // never runs its M: nothing here runs a loop
+      t.setDaemon(true);
+      return t;
+    };
+    Scheduler sc = new Scheduler(
+        new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, "slow", gated, null, null), false);
+    P p0;
+    P p1;
+    M inFactory;
+    M queued;
+    sc.lock.lock();
+    try {
+      p0 = sc.idle.pidleget();
+      p1 = sc.idle.pidleget();
+      inFactory = sc.idle.claimMLocked(p0, false); // no idle M: a new one
+      assertTrue(sc.idle.claimSpinning(), "no P idle, nobody spinning");
+      queued = sc.idle.claimMLocked(p1, true);
+    } finally {
+      sc.lock.unlock();
+    }
+    assertEquals(M.NEW, inFactory.life());
+    assertEquals(M.NEW, queued.life());
+    sc.threads.startOffSysmon(inFactory);
+    TestSupport.await(entered, "the starter calls the factory for the first new M");
+    sc.threads.startOffSysmon(queued); // behind it: the starter is inside the factory
+    G g = task(G.Grunnable);
+    sc.lock.lock();
+    try {
+      sc.global.putLocked(g);
+    } finally {
+      sc.lock.unlock();
+    }
+    age(p0, TimeUnit.SECONDS.toNanos(1));
+    age(p1, TimeUnit.SECONDS.toNanos(1));
+    assertEquals(2, sc.threads.mcount);
+
+    M first = new M(sc, 8);
+    M second = new M(sc, 9);
+    P a;
+    P b;
+    sc.lock.lock();
+    try {
+      a = Spares.takeLateHandoffLocked(sc, first);
+      b = Spares.takeLateHandoffLocked(sc, second);
+    } finally {
+      sc.lock.unlock();
+    }
+
+    assertSame(p0, a, "the P of the M inside the factory call");
+    assertEquals(M.NEW, inFactory.life(), "its thread is on its way: it stays, with no P");
+    assertNull(inFactory.takeNextp());
+    assertFalse(first.spinning);
+    assertSame(p1, b, "the P of the M still queued for the starter");
+    assertEquals(M.DEAD, queued.life(), "dropped: no thread will be made for it");
+    assertEquals(1, sc.threads.mcount);
+    assertTrue(second.spinning, "its spinning claim came with its P");
+    assertFalse(queued.spinning, "and is not given back again for it");
+    assertEquals(1, sc.idle.nmspinning());
+    assertEquals(2, sc.counters.lateHandoffTakes.sum());
+
+    gate.countDown();
+    TestSupport.awaitCondition("the factory's thread reached newm's bookkeeping",
+        () -> inFactory.life() == M.STARTING);
+    assertEquals(1, calls.get(), "no factory call for the dropped M");
+    assertEquals(1, sc.idle.nmspinning());
   }
 }

@@ -69,6 +69,55 @@ class ThreadFactoryFaultsTest {
     }
   }
 
+  /**
+   * A retake hands the P of a task blocked without saying so to a new M, whose factory call is
+   * slow. The blocked task's M returns meanwhile: it takes that P back and runs the queued work
+   * (Spares#takeLateHandoffLocked). Before, the work waited for the factory: with a 300 ms
+   * factory, 5 ms sleeps at parallelism 2 ran at about 16 a second. Here the factory's second
+   * call waits on a gate the test opens only after the queued task has run.
+   */
+  @Test
+  void aReturningMRunsQueuedWorkWhileTheFactoryIsInsideASlowCall() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    ThreadFactory gated = r -> {
+      Thread t = new Thread(r, "gated-" + calls.get());
+      t.setDaemon(true);
+      if (calls.incrementAndGet() > 1) {
+        entered.countDown();
+        TestSupport.await(gate, "the test opens the gate");
+      }
+      return t;
+    };
+    try (TestSupport.Closer c = TestSupport.closer(
+        GmpExecutor.builder().parallelism(1).threadFactory(gated).build())) {
+      GmpExecutor ex = c.ex();
+      CountDownLatch blocked = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CountDownLatch queuedRan = new CountDownLatch(1);
+      ex.execute(() -> {
+        blocked.countDown();
+        TestSupport.await(release, "the test releases the blocked task"); // unmarked
+      });
+      TestSupport.await(blocked, "the first task runs");
+      ex.execute(queuedRan::countDown); // waits: the one P is held by the blocked task
+      TestSupport.await(entered, "sysmon retakes the P and a new M's factory call begins");
+      // The hand-off is older than the take-back threshold (a time condition, not a hand-shake).
+      long since = System.nanoTime();
+      while (System.nanoTime() - since <= 2 * Spares.LATE_HANDOFF_NANOS) {
+        Thread.onSpinWait();
+      }
+      release.countDown();
+      try {
+        assertTrue(queuedRan.await(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS),
+            "the queued task ran while the factory call still waits: " + ex.stats());
+      } finally {
+        gate.countDown();
+      }
+    }
+  }
+
   @Test
   void duds_countAgainstMaxThreads_andRetriesBackOff() throws Exception {
     AtomicInteger made = new AtomicInteger();
