@@ -194,7 +194,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * the worker thread about to start that task, so it must be quick and must not block (a
    * metrics Timer's {@code record}). One task in {@link SchedulingLatency#sampleEvery} is
    * sampled, from this call on (see {@link #schedulingLatency}). A throw goes to the executor's
-   * uncaught-exception handler and the task still runs. Listeners cannot be removed; they live
+   * uncaught-exception handler, or is logged (see {@link Builder#uncaughtExceptionHandler}), and
+   * the task still runs. Listeners cannot be removed; they live
    * as long as the executor.
    *
    * @param listener receives each sampled task's scheduling latency, in nanoseconds
@@ -544,7 +545,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     }
 
     /**
-     * Receives exceptions thrown by tasks given to execute; default: the thread's handler.
+     * Receives exceptions thrown by tasks given to execute (default: the worker thread's
+     * handler), and gmp's own trouble: no worker thread could be started, a listener threw
+     * (default: a warning on the {@code dev.gmp.GmpExecutor} {@link System.Logger}).
      *
      * @param h the handler
      * @return this builder

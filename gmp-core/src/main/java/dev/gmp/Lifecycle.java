@@ -267,7 +267,7 @@ final class Lifecycle {
         r.run();
       } catch (Throwable e) {
         // An action failing (an MBean someone else already unregistered) must not stop the rest.
-        s.uncaught(Thread.currentThread(), e);
+        s.report(e);
       }
     }
     s.terminated.countDown();

@@ -139,7 +139,7 @@ final class SchedLatency {
       try {
         l.accept(d);
       } catch (Throwable e) {
-        m.sched.uncaught(Thread.currentThread(), e);
+        m.sched.report(e);
       }
     }
   }

@@ -521,6 +521,25 @@ final class Scheduler extends SchedulerPad1 {
     return pp;
   }
 
+  /**
+   * gmp's own trouble rather than a task's (no thread could be started, a sysmon round failed, a
+   * termination action or a latency listener threw): to the configured handler, else logged as a
+   * warning. Not the current thread's handler: the default one prints "Exception in thread ..."
+   * for a thread that goes on (a submitter that got a RejectedExecutionException, or sysmon).
+   */
+  void report(Throwable e) {
+    if (config.uncaughtExceptionHandler() != null) {
+      uncaught(Thread.currentThread(), e);
+      return;
+    }
+    try {
+      System.getLogger(GmpExecutor.class.getName())
+          .log(System.Logger.Level.WARNING, "GmpExecutor[" + config.name() + "]", e);
+    } catch (Throwable ignored) {
+      // A failing logger must not take sysmon or a submitter down with it.
+    }
+  }
+
   void uncaught(Thread t, Throwable e) {
     Thread.UncaughtExceptionHandler h = config.uncaughtExceptionHandler();
     if (h == null) {

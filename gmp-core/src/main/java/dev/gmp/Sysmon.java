@@ -348,7 +348,7 @@ final class Sysmon implements Runnable {
       try {
         d = round(d, slept, spun);
       } catch (Throwable e) {
-        s.uncaught(Thread.currentThread(), e); // a bug or an Error in one round: report, go on
+        s.report(e); // a bug or an Error in one round: report, go on
         d = MIN_DELAY_NANOS;
         idleRounds = 0;
       }

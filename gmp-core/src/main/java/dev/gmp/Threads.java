@@ -39,9 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * failure: counting each of them took the pause to its ceiling within one burst and renewed it
  * at every dud's end (docs/design.md, section 4). While no M has checked in, the pause is at
  * most {@link #MIN_BACKOFF_NANOS} ({@link #pauseLocked}). The first failure of a burst is
- * reported to the uncaught-exception handler. When no M exists at all, an outside submission
- * starts one itself, backoff or not, and is rejected if that fails (Scheduler#submitExternal): a
- * task is never accepted that no thread can run.
+ * reported (Scheduler#report: the executor's handler, else a logged warning). When no M exists
+ * at all, an outside submission starts one itself, backoff or not, and is rejected if that fails
+ * (Scheduler#submitExternal): a task is never accepted that no thread can run.
  *
  * <p>sysmon never calls the ThreadFactory on its own thread (a slow factory would stall retakes
  * and the watchdog): the Ms it needs are started by a short-lived thread of gmp's own ({@link
@@ -447,7 +447,7 @@ final class Threads {
     }
     Lifecycle.finishTermination(s);
     if (report) {
-      s.uncaught(Thread.currentThread(), new IllegalStateException(
+      s.report(new IllegalStateException(
           "GmpExecutor[" + s.config.name() + "]: no worker thread could be started", cause));
     }
     if (spinning) {

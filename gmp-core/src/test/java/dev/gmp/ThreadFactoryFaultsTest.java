@@ -459,6 +459,35 @@ class ThreadFactoryFaultsTest {
     }
   }
 
+  /**
+   * Without a handler of the executor's own, a start failure is logged as a warning (on the
+   * dev.gmp.GmpExecutor System.Logger) rather than passed to the calling thread's handler, whose
+   * default prints "Exception in thread" for a caller that has its RejectedExecutionException
+   * and carries on.
+   */
+  @Test
+  void withoutAHandlerAStartFailureIsNotPassedToTheCallersHandler() throws Exception {
+    List<Throwable> toCaller = new CopyOnWriteArrayList<>();
+    Thread me = Thread.currentThread();
+    me.setUncaughtExceptionHandler((t, e) -> toCaller.add(e));
+    IllegalStateException boom = new IllegalStateException("no threads today");
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(r -> {
+      throw boom;
+    }).build();
+    try {
+      for (int i = 0; i < 2; i++) {
+        RejectedExecutionException e =
+            assertThrows(RejectedExecutionException.class, () -> ex.execute(() -> {}));
+        assertSame(boom, e.getCause());
+      }
+      assertEquals(List.of(), toCaller, "nothing for the caller's own handler");
+    } finally {
+      me.setUncaughtExceptionHandler(null);
+      ex.shutdown();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
   @Test
   void aFactoryReturningNullIsTheSame() {
     GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(r -> null)
