@@ -98,6 +98,7 @@ final class Retake {
       boolean won = r >= 0 && pp.retakeSyscall(tok);
       s.spares.settle(mp, r, won);
       if (!won) {
+        refusedForRoom = r < 0;
         return false;
       }
       pp.setM(null);
@@ -200,6 +201,7 @@ final class Retake {
    * handoff so that a task run on the new P can already see the count.
    */
   boolean retakeRunning(P pp, M mp, G gp, long completed, boolean detected) {
+    refusedForRoom = false;
     M next;
     // The new P's island: a recycled one, or one allocated here, before the lock (nothing under
     // the lock allocates 64 KB); one left unused joins the pool.
@@ -207,6 +209,7 @@ final class Retake {
     s.lock.lock();
     try {
       if (!mayHandOffLocked(false) || s.runState >= Scheduler.TIDYING) {
+        refusedForRoom = s.runState < Scheduler.TIDYING;
         return false;
       }
       Procs procs = s.procs;
@@ -342,6 +345,12 @@ final class Retake {
     }
     return 0;
   }
+
+  /**
+   * Whether the last {@link #retakeRunning} failed only because no thread could be added: no idle
+   * M, and the thread cap or the spare budget reached (sysmon's thread only, as that method is).
+   */
+  boolean refusedForRoom;
 
   /**
    * Whether a hand-off may take a thread: an idle M can have the P, or a new thread stays within

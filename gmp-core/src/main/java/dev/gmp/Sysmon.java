@@ -404,6 +404,7 @@ final class Sysmon implements Runnable {
     roundStart = now;
     followAvailableProcessors(now);
     int n = retake(now) + s.retake.sweepZombies() + s.threads.checkStarting(now);
+    noteStall(now, rules.refusedThisRound);
     // Timers a whole round overdue sit on Ps too busy to look (Go's sysmon startm for timers).
     n += s.timers.sysmonCheck(Timers.now() - d);
     wakeForQueuedWork();
@@ -427,6 +428,56 @@ final class Sysmon implements Runnable {
     slack.set(retaking); // the sleeps that end each request's hand-off: on time (TimerSlack)
     delay = d;
     return d;
+  }
+
+  /**
+   * How long every round may find tasks blocked without saying so, with work waiting, that no
+   * thread can be added for (the thread cap or the spare budget reached, no idle M) before sysmon
+   * warns: 1 s. Nothing else runs until one of those tasks returns; with waits on the executor's
+   * own futures deep enough to use up the budget (a timed get, a CompletableFuture.join), never.
+   */
+  static final long STALL_REPORT_NANOS = 1_000_000_000;
+
+  /** At most one stall warning per this long: 60 s. */
+  static final long STALL_REPORT_EVERY_NANOS = 60_000_000_000L;
+
+  /** Whether the last round found such a stall, since when, and the last warning (sysmon's own). */
+  private boolean stalled;
+
+  private long stallSince;
+
+  private long lastStallReport;
+
+  private boolean stallReportedOnce;
+
+  /** Warns once a stall has lasted {@link #STALL_REPORT_NANOS} (Scheduler#report). */
+  private void noteStall(long now, int refused) {
+    if (refused == 0) {
+      stalled = false;
+      return;
+    }
+    if (!stalled) {
+      stalled = true;
+      stallSince = now;
+      return;
+    }
+    if (now - stallSince < STALL_REPORT_NANOS
+        || stallReportedOnce && now - lastStallReport < STALL_REPORT_EVERY_NANOS) {
+      return;
+    }
+    stallReportedOnce = true;
+    lastStallReport = now;
+    Config c = s.config;
+    IllegalStateException e = new IllegalStateException("GmpExecutor[" + c.name() + "]: work has"
+        + " waited over " + STALL_REPORT_NANOS / 1_000_000 + " ms behind " + refused + " task(s)"
+        + " blocked without GmpExecutor.blocking(), and no thread can be added to run it"
+        + " (maxThreads " + c.maxThreads() + ", maxSpareThreads " + c.maxSpareThreads() + ", "
+        + s.threads.mcount + " threads): it runs when one of them returns. Mark such calls with"
+        + " GmpExecutor.blocking(...) or raise maxSpareThreads; a task that waits on a future of"
+        + " its own executor can call get() without a timeout, which runs the awaited task"
+        + " itself.");
+    e.setStackTrace(new StackTraceElement[0]); // sysmon's stack says nothing about the stall
+    s.report(e);
   }
 
   /**

@@ -25,6 +25,12 @@ final class SysmonRetake {
   /** Ps retaken this round from tasks blocked without saying so (the detector's verdict). */
   int blockedThisRound;
 
+  /**
+   * Ps this round whose task was found blocked, with work waiting, but kept: no thread could be
+   * added to take them (Retake#refusedForRoom). Sysmon warns when that lasts (Sysmon#noteStall).
+   */
+  int refusedThisRound;
+
   SysmonRetake(Scheduler s, Sysmon sysmon) {
     this.s = s;
     this.sysmon = sysmon;
@@ -34,6 +40,7 @@ final class SysmonRetake {
   int round(long now) {
     int n = 0;
     blockedThisRound = 0;
+    refusedThisRound = 0;
     if (sysmon.detector != null) {
       sysmon.detector.beginRound();
     }
@@ -110,35 +117,44 @@ final class SysmonRetake {
     }
     // Unmarked blocking, within a round or two (the verdict may use the M's previous round,
     // so it can come at the task's first sight; retakeRunning rechecks the task under the lock).
+    boolean refused = false; // a blocked task kept only because no thread could be added
     if (sysmon.detector != null
         && sysmon.detector.look(mp, now, sysmon.oversubscription.vmWaitNanos(slice))
-            == BlockDetector.BLOCKED
-        && s.retake.retakeRunning(pp, mp, gp, c, true)) {
-      pp.sysmonM = null;
-      blockedThisRound++;
-      return 1;
+            == BlockDetector.BLOCKED) {
+      if (s.retake.retakeRunning(pp, mp, gp, c, true)) {
+        pp.sysmonM = null;
+        blockedThisRound++;
+        return 1;
+      }
+      refused = s.retake.refusedForRoom;
     }
-    if (first || now - pp.sysmonMwhen < slice) {
-      return 0;
+    if (!first && now - pp.sysmonMwhen >= slice && waitedASlice(pp, mp, now, slice)) {
+      if (s.retake.retakeRunning(pp, mp, gp, c, false)) {
+        pp.sysmonM = null;
+        return 1;
+      }
+      refused |= s.retake.refusedForRoom;
     }
-    // A whole slice in one task: its P goes only if the thread is off the CPU by its own doing
-    // (a monitor, a wait, a sleep: the states the detector leaves to this rule, or all of them
-    // with the detector off). A RUNNABLE task keeps its P: it may be running, and a P handed
-    // away from a running task would put one more thread on a CPU than parallelism allows.
+    if (refused) {
+      refusedThisRound++;
+    }
+    return 0;
+  }
+
+  /**
+   * A whole slice in one task: its P goes only if the thread is off the CPU by its own doing
+   * (a monitor, a wait, a sleep: the states the detector leaves to this rule, or all of them
+   * with the detector off). A RUNNABLE task keeps its P: it may be running, and a P handed
+   * away from a running task would put one more thread on a CPU than parallelism allows.
+   */
+  private boolean waitedASlice(P pp, M mp, long now, long slice) {
     Thread t = mp.runner;
     Thread.State ts = t == null ? Thread.State.RUNNABLE : t.getState();
     boolean offCpu =
         ts == Thread.State.BLOCKED
             || ts == Thread.State.WAITING
             || ts == Thread.State.TIMED_WAITING;
-    if (!offCpu || !offCpuSince(pp, mp, now, slice) || BlockDetector.waitsForARunningTask(s, t)) {
-      return 0;
-    }
-    if (s.retake.retakeRunning(pp, mp, gp, c, false)) {
-      pp.sysmonM = null;
-      return 1;
-    }
-    return 0;
+    return offCpu && offCpuSince(pp, mp, now, slice) && !BlockDetector.waitsForARunningTask(s, t);
   }
 
   /**

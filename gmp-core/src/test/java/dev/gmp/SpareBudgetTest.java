@@ -3,9 +3,11 @@ package dev.gmp;
 import static dev.gmp.TestSupport.LIVENESS_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -205,5 +207,37 @@ class SpareBudgetTest {
       assertFalse(t.isAlive(), t + " exited");
     }
     assertTrue(tf.made.size() <= 2 + 200, "threads made " + tf.made.size());
+  }
+
+  /**
+   * A task blocked without blocking() holds the only P, work waits, and the budget allows no
+   * thread to take the P (maxSpareThreads 0): nothing runs until the task returns. sysmon says so
+   * once that has lasted Sysmon#STALL_REPORT_NANOS, once, through the executor's handler.
+   */
+  @Test
+  void workStalledBehindABlockedTaskAtTheBudgetIsReported() throws Exception {
+    ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .maxSpareThreads(0).uncaughtExceptionHandler((t, e) -> reported.add(e)).build())) {
+      GmpExecutor ex = c.ex();
+      CountDownLatch blocked = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CountDownLatch queuedRan = new CountDownLatch(1);
+      ex.execute(() -> {
+        blocked.countDown();
+        TestSupport.await(release, "the test releases the blocked task"); // unmarked
+      });
+      TestSupport.await(blocked, "the blocked task runs");
+      ex.execute(queuedRan::countDown);
+      TestSupport.awaitCondition(() -> "a stall warning: " + ex.stats(), LIVENESS_SECONDS,
+          () -> !reported.isEmpty());
+      Throwable e = reported.peek();
+      assertInstanceOf(IllegalStateException.class, e);
+      assertTrue(e.getMessage().contains("maxSpareThreads 0"), e.getMessage());
+      assertEquals(1, queuedRan.getCount(), "the queued task still waits");
+      release.countDown();
+      TestSupport.await(queuedRan, "the queued task runs once the blocked one returns");
+      assertEquals(1, reported.size(), "one warning: " + reported);
+    }
   }
 }
