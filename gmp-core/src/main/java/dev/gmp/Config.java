@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
@@ -59,6 +60,20 @@ record Config(
    * GmpExecutor.Builder's settings, cross-checked: the parallelism (explicit, else the CPU count,
    * followed unless pinned), the settings that exclude each other, the default factory and name.
    */
+  /**
+   * The longest time slice: sysmon multiplies it (Oversubscription#vmWaitNanos), so a longer one
+   * (such as {@code ChronoUnit.FOREVER}'s) is taken as this, about 36 years: never.
+   */
+  static final long MAX_TIME_SLICE_NANOS = Long.MAX_VALUE / 8;
+
+  /**
+   * {@code d} in nanoseconds, at most {@code max}: a duration too long for a long count of them
+   * (such as {@code ChronoUnit.FOREVER}'s) means never, as TimeUnit's conversions saturate.
+   */
+  static long nanos(Duration d, long max) {
+    return d.compareTo(Duration.ofNanos(max)) >= 0 ? max : d.toNanos();
+  }
+
   static Config of(GmpExecutor.Builder b) {
     int parallelism = b.parallelism;
     String name = b.name;
@@ -81,8 +96,9 @@ record Config(
     ClassLoader ccl = Thread.currentThread().getContextClassLoader();
     ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
     IntSupplier followed = explicit || Boolean.FALSE.equals(b.follow) ? null : b.cpus;
-    return new Config(procs, b.maxThreads, b.maxSpareThreads, b.timeSlice.toNanos(),
-        b.keepAlive.toNanos(), n, tf, b.handler, ccl, b.jmx, b.taskDecorator, followed,
+    return new Config(procs, b.maxThreads, b.maxSpareThreads,
+        nanos(b.timeSlice, MAX_TIME_SLICE_NANOS), nanos(b.keepAlive, Long.MAX_VALUE), n, tf,
+        b.handler, ccl, b.jmx, b.taskDecorator, followed,
         b.recordLatency);
   }
 }

@@ -480,7 +480,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     /**
      * Go's forcePreemptNS: how long one processor may go without scheduling; default 10 ms.
      *
-     * @param d the time slice, positive
+     * @param d the time slice, positive; one of decades or more (such as {@code
+     *     ChronoUnit.FOREVER.getDuration()}) means no slice
      * @return this builder
      * @throws NullPointerException if d is null
      * @throws IllegalArgumentException if d is zero or negative
@@ -498,7 +499,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * How long an idle worker thread waits before it exits (beyond what the Ps need); default 60
      * s.
      *
-     * @param d the keep-alive time, positive
+     * @param d the keep-alive time, positive; one too long to count in nanoseconds (such as
+     *     {@code ChronoUnit.FOREVER.getDuration()}) means forever
      * @return this builder
      * @throws NullPointerException if d is null
      * @throws IllegalArgumentException if d is zero or negative

@@ -85,6 +85,26 @@ class BuilderTest {
     }
   }
 
+  /** FOREVER is a duration Duration#toNanos cannot count: it means never, not an overflow. */
+  @Test
+  void aDurationTooLongForNanosecondsMeansNever() throws Exception {
+    Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+    assertEquals(Long.MAX_VALUE, Config.nanos(forever, Long.MAX_VALUE));
+    assertEquals(Config.MAX_TIME_SLICE_NANOS, Config.nanos(forever, Config.MAX_TIME_SLICE_NANOS));
+    assertEquals(Config.MAX_TIME_SLICE_NANOS,
+        Config.nanos(Duration.ofNanos(Config.MAX_TIME_SLICE_NANOS + 1),
+            Config.MAX_TIME_SLICE_NANOS));
+    assertEquals(7, Config.nanos(Duration.ofNanos(7), Config.MAX_TIME_SLICE_NANOS));
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder()
+            .parallelism(1)
+            .timeSlice(forever)
+            .keepAlive(forever)
+            .build())) {
+      assertEquals(42,
+          cex.ex().submit(() -> 42).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
   @Test
   void setParallelismRejectsBadValues() {
     try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(1).maxThreads(3).build())) {
