@@ -533,8 +533,12 @@ final class Scheduler extends SchedulerPad1 {
       return;
     }
     try {
-      System.getLogger(GmpExecutor.class.getName())
-          .log(System.Logger.Level.WARNING, "GmpExecutor[" + config.name() + "]", e);
+      System.Logger log = System.getLogger(GmpExecutor.class.getName());
+      if (e.getStackTrace().length == 0 && e.getCause() == null) {
+        log.log(System.Logger.Level.WARNING, e.getMessage()); // a notice, such as a stall
+      } else {
+        log.log(System.Logger.Level.WARNING, "GmpExecutor[" + config.name() + "]", e);
+      }
     } catch (Throwable ignored) {
       // A failing logger must not take sysmon or a submitter down with it.
     }
