@@ -56,12 +56,16 @@ class LateHandoffTest {
   }
 
   private void queueTask() {
+    queueTask(s);
+  }
+
+  private static void queueTask(Scheduler sc) {
     G g = task(G.Grunnable);
-    s.lock.lock();
+    sc.lock.lock();
     try {
-      s.global.putLocked(g);
+      sc.global.putLocked(g);
     } finally {
-      s.lock.unlock();
+      sc.lock.unlock();
     }
   }
 
@@ -277,13 +281,7 @@ class LateHandoffTest {
     sc.threads.startOffSysmon(inFactory);
     TestSupport.await(entered, "the starter calls the factory for the first new M");
     sc.threads.startOffSysmon(queued); // behind it: the starter is inside the factory
-    G g = task(G.Grunnable);
-    sc.lock.lock();
-    try {
-      sc.global.putLocked(g);
-    } finally {
-      sc.lock.unlock();
-    }
+    queueTask(sc);
     age(p0, TimeUnit.SECONDS.toNanos(1));
     age(p1, TimeUnit.SECONDS.toNanos(1));
     assertEquals(2, sc.threads.mcount);

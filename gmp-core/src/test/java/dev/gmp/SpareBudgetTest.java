@@ -220,23 +220,15 @@ class SpareBudgetTest {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
         .maxSpareThreads(0).uncaughtExceptionHandler((t, e) -> reported.add(e)).build())) {
       GmpExecutor ex = c.ex();
-      CountDownLatch blocked = new CountDownLatch(1);
-      CountDownLatch release = new CountDownLatch(1);
-      CountDownLatch queuedRan = new CountDownLatch(1);
-      ex.execute(() -> {
-        blocked.countDown();
-        TestSupport.await(release, "the test releases the blocked task"); // unmarked
-      });
-      TestSupport.await(blocked, "the blocked task runs");
-      ex.execute(queuedRan::countDown);
+      TestSupport.BlockedP b = TestSupport.blockTheOnlyP(ex);
       TestSupport.awaitCondition(() -> "a stall warning: " + ex.stats(), LIVENESS_SECONDS,
           () -> !reported.isEmpty());
       Throwable e = reported.peek();
       assertInstanceOf(IllegalStateException.class, e);
       assertTrue(e.getMessage().contains("maxSpareThreads 0"), e.getMessage());
-      assertEquals(1, queuedRan.getCount(), "the queued task still waits");
-      release.countDown();
-      TestSupport.await(queuedRan, "the queued task runs once the blocked one returns");
+      assertEquals(1, b.queuedRan().getCount(), "the queued task still waits");
+      b.release().countDown();
+      TestSupport.await(b.queuedRan(), "the queued task runs once the blocked one returns");
       assertEquals(1, reported.size(), "one warning: " + reported);
     }
   }

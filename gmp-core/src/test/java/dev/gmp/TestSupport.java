@@ -45,6 +45,25 @@ final class TestSupport {
     await(latch, LIVENESS_SECONDS, what);
   }
 
+  /** A task blocked until {@code release} opens, and a task queued behind it. */
+  record BlockedP(CountDownLatch release, CountDownLatch queuedRan) {}
+
+  /**
+   * At parallelism 1: runs a task that blocks without blocking() until the returned release
+   * opens, and once it runs, queues a task behind it that counts down queuedRan.
+   */
+  static BlockedP blockTheOnlyP(GmpExecutor ex) {
+    CountDownLatch blocked = new CountDownLatch(1);
+    BlockedP b = new BlockedP(new CountDownLatch(1), new CountDownLatch(1));
+    ex.execute(() -> {
+      blocked.countDown();
+      await(b.release(), "the test releases the blocked task"); // unmarked
+    });
+    await(blocked, "the blocked task runs");
+    ex.execute(b.queuedRan()::countDown); // waits: the one P is held by the blocked task
+    return b;
+  }
+
   /** Same, with a message computed at failure time (the state when the wait gave up). */
   static void await(CountDownLatch latch, Supplier<String> what) {
     try {

@@ -93,24 +93,16 @@ class ThreadFactoryFaultsTest {
     try (TestSupport.Closer c = TestSupport.closer(
         GmpExecutor.builder().parallelism(1).threadFactory(gated).build())) {
       GmpExecutor ex = c.ex();
-      CountDownLatch blocked = new CountDownLatch(1);
-      CountDownLatch release = new CountDownLatch(1);
-      CountDownLatch queuedRan = new CountDownLatch(1);
-      ex.execute(() -> {
-        blocked.countDown();
-        TestSupport.await(release, "the test releases the blocked task"); // unmarked
-      });
-      TestSupport.await(blocked, "the first task runs");
-      ex.execute(queuedRan::countDown); // waits: the one P is held by the blocked task
+      TestSupport.BlockedP b = TestSupport.blockTheOnlyP(ex);
       TestSupport.await(entered, "sysmon retakes the P and a new M's factory call begins");
       // The hand-off is older than the take-back threshold (a time condition, not a hand-shake).
       long since = System.nanoTime();
       while (System.nanoTime() - since <= 2 * Spares.LATE_HANDOFF_NANOS) {
         Thread.onSpinWait();
       }
-      release.countDown();
+      b.release().countDown();
       try {
-        assertTrue(queuedRan.await(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS),
+        assertTrue(b.queuedRan().await(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS),
             "the queued task ran while the factory call still waits: " + ex.stats());
       } finally {
         gate.countDown();
