@@ -142,10 +142,15 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
 
   @Override
   public void run() {
+    runHere();
+  }
+
+  /** {@link #run}: true if this thread claimed the run (and so ran the task or saw it cancelled). */
+  private boolean runHere() {
     // CAS: one thread runs the task, whichever of an M, a waiter or a caller gets here first, and
     // none after shutdownNow returned it (the same CAS in claimForReturn).
     if (state != PENDING || !claimRun()) {
-      return;
+      return false;
     }
     Object w = slot;
     if (w != null && state == PENDING) { // a cancel may have come after the first look
@@ -169,6 +174,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     while (state == INTERRUPTING) {
       Thread.yield();
     }
+    return true;
   }
 
   private boolean claimRun() {
@@ -263,7 +269,13 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
       M m = taskM();
       if (m != null) {
         if (runner == m.sched) {
-          run(); // ours and unclaimed: here, unless a thread claims it first
+          if (Thread.interrupted()) {
+            throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
+          }
+          // Ours and unclaimed: here, unless a thread claims it first.
+          if (runHere() && state == INTERRUPTED) {
+            clearCancelInterrupt(m.sched);
+          }
           s = state;
         }
         if (s <= COMPLETING) {
@@ -274,6 +286,20 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
       }
     }
     return report(s);
+  }
+
+  /**
+   * The task run in place was cancelled with an interrupt, which hit this thread: it was the
+   * task's, and the waiting task that goes on here must not see it (its next sleep or read would
+   * fail), as a pool clears a stale interrupt before its next task. shutdownNow's interrupt stays.
+   * The caller was not interrupted before the run (get() checks); one that came from elsewhere
+   * during it cannot be told apart and is cleared too.
+   */
+  private static void clearCancelInterrupt(Scheduler s) {
+    Thread.interrupted();
+    if (s.runState >= Scheduler.STOP) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override

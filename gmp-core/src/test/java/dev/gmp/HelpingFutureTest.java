@@ -324,4 +324,53 @@ class HelpingFutureTest {
       assertEquals(i, futures.get(i).resultNow());
     }
   }
+
+  /**
+   * A task waits on its child's future and runs the child in place; another thread cancels the
+   * child with an interrupt while it runs. The interrupt was the child's: the waiting task gets
+   * its CancellationException and goes on uninterrupted (before, its next sleep threw).
+   */
+  @Test
+  void aCancelInterruptOfAChildRunInPlaceDoesNotReachTheWaitingTask() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch childRuns = new CountDownLatch(1);
+    AtomicReference<Future<?>> child = new AtomicReference<>();
+    AtomicReference<Thread> childThread = new AtomicReference<>();
+    Future<Boolean> parent = ex.submit(() -> {
+      Future<?> c = ex.submit(() -> {
+        childThread.set(Thread.currentThread());
+        childRuns.countDown();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+        while (!Thread.currentThread().isInterrupted() && System.nanoTime() < end) {
+          Thread.onSpinWait(); // until the cancel's interrupt arrives
+        }
+      });
+      child.set(c);
+      assertThrows(CancellationException.class, c::get);
+      assertSame(Thread.currentThread(), childThread.get(), "the child ran in place");
+      return Thread.currentThread().isInterrupted();
+    });
+    TestSupport.await(childRuns, "the child runs in the parent's place");
+    assertTrue(child.get().cancel(true));
+    assertFalse(parent.get(LIVENESS_SECONDS, TimeUnit.SECONDS), "the parent is not interrupted");
+  }
+
+  /**
+   * A task interrupted before it waits on its child's future gets an InterruptedException, as
+   * from FutureTask's get, rather than run the child in place with its own interrupt set.
+   */
+  @Test
+  void anInterruptedWaiterGetsInterruptedExceptionAndDoesNotRunTheChild() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch childRan = new CountDownLatch(1);
+    Future<Boolean> parent = ex.submit(() -> {
+      Future<?> c = ex.submit(childRan::countDown);
+      Thread.currentThread().interrupt();
+      assertThrows(InterruptedException.class, c::get);
+      assertFalse(Thread.currentThread().isInterrupted(), "cleared, as FutureTask's get does");
+      return childRan.getCount() == 0;
+    });
+    assertFalse(parent.get(LIVENESS_SECONDS, TimeUnit.SECONDS), "the child did not run in place");
+    TestSupport.await(childRan, "the child runs once the parent is done");
+  }
 }
