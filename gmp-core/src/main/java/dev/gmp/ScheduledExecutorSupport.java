@@ -158,7 +158,7 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
       throw new IllegalArgumentException("period must be > 0, was " + period);
     }
     long d = unit.toNanos(initialDelay);
-    Runnable r = accepting(command);
+    Runnable r = new Periodic(accepting(command), this);
     return sched.timers.schedule(
         new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), unit.toNanos(period)), d);
   }
@@ -178,9 +178,38 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
       throw new IllegalArgumentException("delay must be > 0, was " + delay);
     }
     long d = unit.toNanos(initialDelay);
-    Runnable r = accepting(command);
+    Runnable r = new Periodic(accepting(command), this);
     return sched.timers.schedule(
         new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), -unit.toNanos(delay)), d);
+  }
+
+  /**
+   * A periodic task's command, holding its executor: while the task is pending (in a timer heap,
+   * reachable from the Ms' threads), the executor is reachable too, so dropping the executor and
+   * keeping only the future does not let the Cleaner shut it down and cancel the task, which a
+   * ScheduledThreadPoolExecutor would run on for ever. A one-shot task needs none: shutdown runs
+   * pending delayed tasks.
+   */
+  private static final class Periodic implements Runnable {
+    private final Runnable command;
+
+    @SuppressWarnings("unused") // held, never read: reachability is its job
+    private final ScheduledExecutorSupport owner;
+
+    Periodic(Runnable command, ScheduledExecutorSupport owner) {
+      this.command = command;
+      this.owner = owner;
+    }
+
+    @Override
+    public void run() {
+      command.run();
+    }
+
+    @Override
+    public String toString() {
+      return command.toString();
+    }
   }
 
   /**

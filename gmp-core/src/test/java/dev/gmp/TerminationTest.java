@@ -3,15 +3,19 @@ package dev.gmp;
 import static dev.gmp.TestSupport.LIVENESS_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** What "terminated" means: shutdown of fresh and idle executors, awaitTermination, the Cleaner. */
@@ -119,6 +123,36 @@ class TerminationTest {
     WeakReference<Scheduler> ref = terminateAndDrop();
     System.gc(); // one collection: the cleaner thread has had no chance to run in between
     assertNull(ref.get(), "nothing but the dropped executor held its terminated scheduler");
+  }
+
+  /**
+   * A pending periodic task keeps its executor alive when only the task's future is kept (a
+   * heartbeat): the Cleaner's shutdown would cancel it, where a ScheduledThreadPoolExecutor runs
+   * on. Once the task is cancelled the executor is collected as any dropped one.
+   */
+  @Test
+  void aPendingPeriodicTaskKeepsItsDroppedExecutorAlive() {
+    AtomicInteger runs = new AtomicInteger();
+    List<WeakReference<GmpExecutor>> ref = new ArrayList<>();
+    ScheduledFuture<?> heartbeat = heartbeatOnADroppedExecutor(runs, ref);
+    System.gc();
+    assertNotNull(ref.get(0).get(), "held by its pending periodic task");
+    int seen = runs.get();
+    TestSupport.awaitCondition("the heartbeat runs on after the collection",
+        () -> runs.get() > seen + 2);
+    assertFalse(heartbeat.isDone(), "not cancelled by a shutdown");
+    assertTrue(heartbeat.cancel(false));
+    TestSupport.awaitCondition("collected once its periodic task is cancelled", () -> {
+      System.gc();
+      return ref.get(0).get() == null;
+    });
+  }
+
+  private static ScheduledFuture<?> heartbeatOnADroppedExecutor(
+      AtomicInteger runs, List<WeakReference<GmpExecutor>> ref) {
+    GmpExecutor ex = GmpExecutor.create(1);
+    ref.add(new WeakReference<>(ex));
+    return ex.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, TimeUnit.MILLISECONDS);
   }
 
   private static WeakReference<Scheduler> terminateAndDrop() {
