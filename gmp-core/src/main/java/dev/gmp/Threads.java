@@ -643,7 +643,9 @@ final class Threads {
 
     @Override
     public Thread newThread(Runnable r) {
-      return newDaemon(prefix + "-m" + ids.incrementAndGet(), r, ccl);
+      // An M's thread takes the M's number, so that a dump's "M7: thread=gmp-1-m7" lines match.
+      long n = r instanceof M m ? m.id : ids.incrementAndGet();
+      return newDaemon(prefix + "-m" + n, r, ccl);
     }
   }
 

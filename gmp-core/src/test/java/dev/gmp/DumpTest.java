@@ -96,8 +96,9 @@ class DumpTest {
       M[] ms = ex.sched.threads.allm;
       assertTrue(ms.length >= 1);
       for (M m : ms) {
-        assertTrue(line(d, "^" + m + ": thread=dump-a-m\\d+ state=[A-Z_]+ p=\\S+ curg=") != null,
-            "line for " + m + " in\n" + d);
+        // The default factory names an M's thread after the M.
+        assertTrue(line(d, "^" + m + ": thread=dump-a-m" + m.id + " state=[A-Z_]+ p=\\S+ curg=")
+            != null, "line for " + m + " in\n" + d);
       }
       assertTrue(ls.get(ls.size() - 1).startsWith("totals: runnable=0 "), d);
       assertTrue(d.contains(" completed=1 "), d);
