@@ -88,9 +88,13 @@ final class Retake {
   boolean retakeSyscall(P pp, long tok, boolean eager) {
     M next;
     long from = -1; // the M it was taken from, for the JFR events only
+    if (!eager) {
+      refusedForRoom = false; // sysmon's; an eager call runs on the M entering the call
+    }
     s.lock.lock();
     try {
       if (!mayHandOffLocked(eager)) {
+        refusedForRoom = !eager;
         return false;
       }
       M mp = pp.m(); // read after tok: the CAS below proves tok (and so this M) is unchanged
@@ -98,7 +102,7 @@ final class Retake {
       boolean won = r >= 0 && pp.retakeSyscall(tok);
       s.spares.settle(mp, r, won);
       if (!won) {
-        refusedForRoom = r < 0;
+        refusedForRoom = !eager && r < 0;
         return false;
       }
       pp.setM(null);
@@ -225,6 +229,7 @@ final class Retake {
       boolean won = r >= 0 && pp.casStatus(P.Prunning, P.Pdead);
       s.spares.settle(mp, r, won);
       if (!won) {
+        refusedForRoom = r < 0;
         return false;
       }
       gp.casStatus(G.Grunning, G.Gwaiting);
@@ -347,8 +352,9 @@ final class Retake {
   }
 
   /**
-   * Whether the last {@link #retakeRunning} failed only because no thread could be added: no idle
-   * M, and the thread cap or the spare budget reached (sysmon's thread only, as that method is).
+   * Whether sysmon's last {@link #retakeRunning} or {@link #retakeSyscall} failed only because no
+   * thread could be added: no idle M, and the thread cap or the spare budget reached. Sysmon's
+   * thread only: an eager retakeSyscall (on the M entering its call) leaves it alone.
    */
   boolean refusedForRoom;
 

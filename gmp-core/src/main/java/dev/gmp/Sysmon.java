@@ -431,10 +431,11 @@ final class Sysmon implements Runnable {
   }
 
   /**
-   * How long every round may find tasks blocked without saying so, with work waiting, that no
-   * thread can be added for (the thread cap or the spare budget reached, no idle M) before sysmon
-   * warns: 1 s. Nothing else runs until one of those tasks returns; with waits on the executor's
-   * own futures deep enough to use up the budget (a timed get, a CompletableFuture.join), never.
+   * How long every round may find blocked tasks (unmarked, or in marked calls), with work
+   * waiting, that no thread can be added for (the thread cap or the spare budget reached, no
+   * idle M) before sysmon warns: 1 s. Nothing else runs until one of those tasks returns; if they
+   * wait for work queued behind them (the executor's own futures, an HttpClient whose executor
+   * this is), never.
    */
   static final long STALL_REPORT_NANOS = 1_000_000_000;
 
@@ -469,13 +470,14 @@ final class Sysmon implements Runnable {
     lastStallReport = now;
     Config c = s.config;
     IllegalStateException e = new IllegalStateException("GmpExecutor[" + c.name() + "]: work has"
-        + " waited over " + STALL_REPORT_NANOS / 1_000_000 + " ms behind " + refused + " task(s)"
-        + " blocked without GmpExecutor.blocking(), and no thread can be added to run it"
-        + " (maxThreads " + c.maxThreads() + ", maxSpareThreads " + c.maxSpareThreads() + ", "
-        + s.threads.mcount + " threads): it runs when one of them returns. Mark such calls with"
-        + " GmpExecutor.blocking(...) or raise maxSpareThreads; a task that waits on a future of"
-        + " its own executor can call get() without a timeout, which runs the awaited task"
-        + " itself.");
+        + " waited over " + STALL_REPORT_NANOS / 1_000_000 + " ms behind " + refused + " blocked"
+        + " task(s) holding processors, and no thread can be added to take one (maxThreads "
+        + c.maxThreads() + ", maxSpareThreads " + c.maxSpareThreads() + ", " + s.threads.mcount
+        + " threads): it runs when one of them returns. If those tasks wait for work queued on"
+        + " this executor (a CompletableFuture.join, a timed get, a synchronous HttpClient.send"
+        + " whose client runs here), nothing will return: run that work elsewhere, or wait"
+        + " asynchronously. Otherwise raise maxSpareThreads; mark unmarked calls with"
+        + " GmpExecutor.blocking(...).");
     e.setStackTrace(new StackTraceElement[0]); // sysmon's stack says nothing about the stall
     s.report(e);
   }

@@ -26,8 +26,9 @@ final class SysmonRetake {
   int blockedThisRound;
 
   /**
-   * Ps this round whose task was found blocked, with work waiting, but kept: no thread could be
-   * added to take them (Retake#refusedForRoom). Sysmon warns when that lasts (Sysmon#noteStall).
+   * Ps this round whose task was found blocked (unmarked, or in a marked call), with work
+   * waiting, but kept: no thread could be added to take them (Retake#refusedForRoom). Sysmon
+   * warns when that lasts (Sysmon#noteStall).
    */
   int refusedThisRound;
 
@@ -68,6 +69,8 @@ final class SysmonRetake {
         }
         if (s.retake.retakeSyscall(pp, raw, false)) { // CAS inside: exitsyscall races us
           n++;
+        } else if (s.retake.refusedForRoom) {
+          refusedThisRound++; // a marked call past the budget, work waiting behind it
         }
       } else if (st == P.Prunning) {
         long t = pp.schedtickOpaque(); // opaque: progress only; a late tick costs one needless preemption request at most

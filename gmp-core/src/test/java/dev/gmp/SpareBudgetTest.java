@@ -210,17 +210,27 @@ class SpareBudgetTest {
   }
 
   /**
-   * A task blocked without blocking() holds the only P, work waits, and the budget allows no
-   * thread to take the P (maxSpareThreads 0): nothing runs until the task returns. sysmon says so
-   * once that has lasted Sysmon#STALL_REPORT_NANOS, once, through the executor's handler.
+   * A task blocked (without blocking(), or inside it) holds the only P, work waits, and the
+   * budget allows no thread to take the P (maxSpareThreads 0): nothing runs until the task
+   * returns. sysmon says so once that has lasted Sysmon#STALL_REPORT_NANOS, once, through the
+   * executor's handler.
    */
   @Test
   void workStalledBehindABlockedTaskAtTheBudgetIsReported() throws Exception {
+    stallIsReported(false);
+  }
+
+  @Test
+  void workStalledBehindAMarkedCallAtTheBudgetIsReported() throws Exception {
+    stallIsReported(true);
+  }
+
+  private static void stallIsReported(boolean marked) throws Exception {
     ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
         .maxSpareThreads(0).uncaughtExceptionHandler((t, e) -> reported.add(e)).build())) {
       GmpExecutor ex = c.ex();
-      TestSupport.BlockedP b = TestSupport.blockTheOnlyP(ex);
+      TestSupport.BlockedP b = TestSupport.blockTheOnlyP(ex, marked);
       TestSupport.awaitCondition(() -> "a stall warning: " + ex.stats(), LIVENESS_SECONDS,
           () -> !reported.isEmpty());
       Throwable e = reported.peek();

@@ -53,11 +53,27 @@ final class TestSupport {
    * opens, and once it runs, queues a task behind it that counts down queuedRan.
    */
   static BlockedP blockTheOnlyP(GmpExecutor ex) {
+    return blockTheOnlyP(ex, false);
+  }
+
+  /** {@link #blockTheOnlyP(GmpExecutor)}, the wait inside GmpExecutor.blocking if marked. */
+  static BlockedP blockTheOnlyP(GmpExecutor ex, boolean marked) {
     CountDownLatch blocked = new CountDownLatch(1);
     BlockedP b = new BlockedP(new CountDownLatch(1), new CountDownLatch(1));
     ex.execute(() -> {
       blocked.countDown();
-      await(b.release(), "the test releases the blocked task"); // unmarked
+      if (!marked) {
+        await(b.release(), "the test releases the blocked task");
+        return;
+      }
+      try {
+        GmpExecutor.blocking(() -> {
+          await(b.release(), "the test releases the blocked task");
+          return null;
+        });
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
     });
     await(blocked, "the blocked task runs");
     ex.execute(b.queuedRan()::countDown); // waits: the one P is held by the blocked task
