@@ -224,24 +224,28 @@ final class Retake {
           || procs.all[pp.id] != pp) {
         return false;
       }
+      // The replacement P, made before the P is marked dead: an OutOfMemoryError here leaves the
+      // task its P, where one after the CAS lost the P for good.
+      G[] island = islands.poll();
+      if (island == null) {
+        island = fresh != null ? fresh : CardIsland.allocate(RunQueue.LIVE); // a racing taker
+        fresh = null;
+      }
+      P np = new P(pp.id, island);
+      Procs replaced = procs.replace(pp.id, np);
       int r = s.spares.reserve(mp);
       // CAS: races entersyscall (whose call may count mp meanwhile: settleSpare) and setParallelism
       boolean won = r >= 0 && pp.casStatus(P.Prunning, P.Pdead);
       s.spares.settle(mp, r, won);
       if (!won) {
         refusedForRoom = r < 0;
+        recycleLocked(island);
         return false;
       }
-      gp.casStatus(G.Grunning, G.Gwaiting);
-      G[] island = islands.poll();
-      if (island == null) {
-        island = fresh != null ? fresh : CardIsland.allocate(RunQueue.LIVE); // a racing taker
-        fresh = null;
-      }
       islandCount = islands.size();
-      P np = new P(pp.id, island);
+      gp.casStatus(G.Grunning, G.Gwaiting);
       pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
-      s.procs = procs.replace(pp.id, np);
+      s.procs = replaced;
       s.timers.willMoveLocked(); // to np, once the lock is released (procs holds np now)
       zombies.add(pp);
       s.counters.retakes.increment();
