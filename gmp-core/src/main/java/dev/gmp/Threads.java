@@ -361,6 +361,11 @@ final class Threads {
    */
   void startOffSysmon(M m) {
     toStart.add(m);
+    startStarter();
+  }
+
+  /** Starts a starter unless one runs; without a thread at all, drains the queue here. */
+  private void startStarter() {
     if (starterRunning.compareAndSet(false, true)) { // CAS: one starter drains at a time
       Thread t = newDaemon(s.config.name() + "-starter", new Starter(this), s.config.contextClassLoader());
       try {
@@ -388,7 +393,11 @@ final class Threads {
     for (; ; ) {
       M m = toStart.poll();
       if (m != null) {
-        newm(m);
+        try {
+          newm(m);
+        } catch (Throwable e) { // an Error past the factory call (an OutOfMemoryError): m's P back
+          writeOff(m, M.NEW, e); // one already STARTING is the watchdog's (its thread stays NEW)
+        }
         continue;
       }
       starterRunning.set(false); // volatile; then recheck: an add after our poll may have seen us
@@ -408,7 +417,14 @@ final class Threads {
 
     @Override
     public void run() {
-      threads.drainStarts();
+      try {
+        threads.drainStarts();
+      } catch (Throwable e) {
+        // Out of memory even for a write-off: let the next request start another starter rather
+        // than find this one still "running" and queue its Ms for nobody.
+        threads.starterRunning.set(false);
+        throw e;
+      }
     }
   }
 
@@ -463,8 +479,9 @@ final class Threads {
    * without writing it off. Returns how many it acted on; cheap while nothing is starting.
    */
   int checkStarting(long now) {
+    int unmade = takeBackFromUnmade(now);
     if (nstarting == 0) {
-      return 0;
+      return unmade;
     }
     List<M> dead = new ArrayList<>();
     List<M> late = new ArrayList<>();
@@ -501,7 +518,60 @@ final class Threads {
     for (M m : late) {
       n += takeBackFromLate(m);
     }
+    return n + unmade;
+  }
+
+  /**
+   * The watchdog for threads not made yet: a P handed to a new M that has had no thread for
+   * {@link #CHECK_IN_NANOS} (a factory call that slow, or a starter that died: out of memory)
+   * goes back, to an idle M if work waits (Idle#returnPLocked), with the M's spinning count; the
+   * M is dropped if the starter has not come to it. An M that needs a P takes such a P sooner
+   * (Spares#takeLateHandoffLocked); this is for when none does, with Ms parked idle beside it. A
+   * starter that died with Ms queued is replaced. Cheap while no P waits for a new M: a read of
+   * each P's hint.
+   */
+  private int takeBackFromUnmade(long now) {
+    int n = 0;
+    for (P pp : s.procs.all) {
+      M to = pp.handedTo; // a hint, rechecked under the lock
+      if (to != null && to.life() == M.NEW && now - pp.handedAt > CHECK_IN_NANOS
+          && takeBackFromUnmade(pp, to)) {
+        n++;
+      }
+    }
+    if (!toStart.isEmpty() && !starterRunning.get()) {
+      startStarter();
+    }
     return n;
+  }
+
+  private boolean takeBackFromUnmade(P pp, M to) {
+    boolean spinning = false;
+    s.lock.lock();
+    try {
+      if (pp.handedTo != to || !pp.handedToNew || pp.status() != P.Pidle
+          || to.life() != M.NEW) {
+        return false;
+      }
+      boolean spin = to.spinning; // before the CAS, which the thread's takeNextp races
+      if (!to.cancelNextp(pp)) {
+        return false;
+      }
+      pp.handedTo = null;
+      if (spin) {
+        to.spinning = false;
+        spinning = true;
+      }
+      dropUnstartedLocked(to);
+      s.counters.lateThreadStarts.increment();
+      s.idle.returnPLocked(pp);
+    } finally {
+      s.lock.unlock();
+    }
+    if (spinning) {
+      s.idle.unclaimSpinning();
+    }
+    return true;
   }
 
   /**

@@ -316,4 +316,60 @@ class LateHandoffTest {
     assertEquals(1, calls.get(), "no factory call for the dropped M");
     assertEquals(1, sc.idle.nmspinning());
   }
+
+  /**
+   * The watchdog's side of a slow factory (or a starter that died): no M needs a P, but an M is
+   * parked idle while the only P waits for a new M's thread. Past Threads#CHECK_IN_NANOS sysmon's
+   * round (Threads#checkStarting) takes the P back and hands it to the idle M, the queued new M
+   * is dropped, and its spinning claim is given back.
+   */
+  @Test
+  void sysmonTakesAPFromANewMWithoutAThreadForAnIdleM() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    ThreadFactory gated = r -> {
+      entered.countDown();
+      TestSupport.await(gate, "the test opens the gate");
+      Thread t = new Thread(() -> {}, "dud");
+      t.setDaemon(true);
+      return t;
+    };
+    Scheduler sc = new Scheduler(
+        new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, "unmade", gated, null, null), false);
+    P p0;
+    M inFactory;
+    M queued;
+    sc.lock.lock();
+    try {
+      P p1 = sc.idle.pidleget();
+      p0 = sc.idle.pidleget();
+      inFactory = sc.idle.claimMLocked(p1, false);
+      assertTrue(sc.idle.claimSpinning(), "no P idle, nobody spinning");
+      queued = sc.idle.claimMLocked(p0, true);
+    } finally {
+      sc.lock.unlock();
+    }
+    sc.threads.startOffSysmon(inFactory);
+    TestSupport.await(entered, "the starter is inside the factory");
+    sc.threads.startOffSysmon(queued); // behind it
+    M idle = new M(sc, 9);
+    idle.setLife(M.RUNNING);
+    sc.lock.lock();
+    try {
+      sc.idle.mput(idle); // parked idle beside the P that waits for a thread
+    } finally {
+      sc.lock.unlock();
+    }
+    queueTask(sc);
+    age(p0, 2 * Threads.CHECK_IN_NANOS);
+
+    sc.threads.checkStarting(System.nanoTime());
+
+    assertSame(p0, idle.takeNextp(), "handed to the idle M");
+    assertEquals(M.DEAD, queued.life(), "the new M not made yet is dropped");
+    assertFalse(queued.spinning);
+    assertEquals(0, sc.idle.nmspinning(), "its spinning claim given back");
+    assertEquals(1, sc.counters.lateThreadStarts.sum());
+    gate.countDown();
+  }
 }
