@@ -32,9 +32,9 @@ package dev.gmp;
  *     with no work, to the idle list. One {@code dev.gmp.Handoff} JFR event each; the JMX
  *     {@code HandoffCount} and the meter {@code executor.handoffs}.
  * @param retakes Ps taken from an M that was not using them, by another thread: by sysmon from
- *     a blocking call (kind {@code syscall}), from a task blocked without saying so ({@code
- *     blocked}) or from one that held its P a whole time slice while work waited ({@code hog});
- *     or by an M back from its own blocking call from another's ({@code syscall}). A blocking
+ *     a blocking call (kind {@code syscall}) or from a task blocked without saying so ({@code
+ *     blocked}: the block detector's verdict, or a JVM wait state a whole time slice long while
+ *     work waited); or by an M back from its own blocking call from another's ({@code syscall}). A blocking
  *     call that gives its P away as it starts is a hand-off, not a retake. One {@code
  *     dev.gmp.Retake} JFR event each; the JMX {@code RetakeCount} and the meter {@code
  *     executor.retakes}.

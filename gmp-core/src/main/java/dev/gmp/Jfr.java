@@ -224,22 +224,23 @@ final class Jfr {
 
   /**
    * {@code dev.gmp.Retake}: one per {@link GmpStats#retakes}: a P taken from an M not using it
-   * (Go's retake): by sysmon from a marked blocking call ({@code syscall}), from a task blocked
-   * without saying so ({@code blocked}), or from a task that held it a whole time slice while
-   * work waited ({@code hog}); or by an M back from its own blocking call from another's ({@code
-   * syscall}). A call's own eager hand-off is a Handoff only.
+   * (Go's retake): by sysmon from a marked blocking call ({@code syscall}), or from a task
+   * blocked without saying so ({@code blocked}: found by the block detector, or in a JVM wait
+   * state for a whole time slice while work waited; a task on a CPU is never retaken); or by an M
+   * back from its own blocking call from another's ({@code syscall}). A call's own eager
+   * hand-off is a Handoff only.
    */
   @Name("dev.gmp.Retake")
   @Label("GMP Retake")
   @Category("gmp")
-  @Description("A processor taken from a blocking call, a blocked task or a hog, by sysmon or by"
+  @Description("A processor taken from a blocking call or a blocked task, by sysmon or by"
       + " a thread back from its own blocking call")
   @Enabled(false)
   @StackTrace(false)
   static final class RetakeEvent extends jdk.jfr.Event {
     @Label("Executor") String executor;
     @Label("P") int p;
-    @Label("Kind") @Description("syscall, blocked or hog") String kind;
+    @Label("Kind") @Description("syscall or blocked") String kind;
     @Label("M") @Description("The worker the processor was taken from") long m;
     @Label("Held") @Description("How long the call or the task had been running") @Timespan
     long held;
