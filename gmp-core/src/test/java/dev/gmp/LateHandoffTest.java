@@ -252,16 +252,7 @@ class LateHandoffTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    ThreadFactory gated = r -> {
-      calls.incrementAndGet();
-      entered.countDown();
-      TestSupport.await(gate, "the test opens the gate");
-      Thread t = new Thread(() -> {}, "dud"); // never runs its M: nothing here runs a loop
-      t.setDaemon(true);
-      return t;
-    };
-    Scheduler sc = new Scheduler(
-        new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, "slow", gated, null, null), false);
+    Scheduler sc = gatedScheduler("slow", calls, entered, gate);
     P p0;
     P p1;
     M inFactory;
@@ -327,15 +318,7 @@ class LateHandoffTest {
   void sysmonTakesAPFromANewMWithoutAThreadForAnIdleM() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch gate = new CountDownLatch(1);
-    ThreadFactory gated = r -> {
-      entered.countDown();
-      TestSupport.await(gate, "the test opens the gate");
-      Thread t = new Thread(() -> {}, "dud");
-      t.setDaemon(true);
-      return t;
-    };
-    Scheduler sc = new Scheduler(
-        new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, "unmade", gated, null, null), false);
+    Scheduler sc = gatedScheduler("unmade", new AtomicInteger(), entered, gate);
     P p0;
     M inFactory;
     M queued;
@@ -371,5 +354,24 @@ class LateHandoffTest {
     assertEquals(0, sc.idle.nmspinning(), "its spinning claim given back");
     assertEquals(1, sc.counters.lateThreadStarts.sum());
     gate.countDown();
+  }
+
+  /**
+   * A driven scheduler (parallelism 2) whose ThreadFactory counts its calls, says it was entered
+   * and waits for the gate, then returns a thread that never runs its M: the starter stays inside
+   * the first call until the test opens the gate.
+   */
+  private static Scheduler gatedScheduler(
+      String name, AtomicInteger calls, CountDownLatch entered, CountDownLatch gate) {
+    ThreadFactory gated = r -> {
+      calls.incrementAndGet();
+      entered.countDown();
+      TestSupport.await(gate, "the test opens the gate");
+      Thread t = new Thread(() -> {}, "dud"); // never runs its M: nothing here runs a loop
+      t.setDaemon(true);
+      return t;
+    };
+    return new Scheduler(
+        new Config(2, 64, 8, 10_000_000L, 60_000_000_000L, name, gated, null, null), false);
   }
 }
