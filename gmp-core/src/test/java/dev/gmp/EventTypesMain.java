@@ -8,11 +8,15 @@ public final class EventTypesMain {
   private EventTypesMain() {}
 
   public static void main(String[] args) {
-    GmpExecutor.create(1).shutdown();
-    for (EventType t : FlightRecorder.getFlightRecorder().getEventTypes()) {
-      if (t.getName().startsWith("dev.gmp.")) {
-        System.out.println(t.getName());
+    GmpExecutor ex = GmpExecutor.create(1); // gmp's types are JFR's while an executor lives
+    try {
+      for (EventType t : FlightRecorder.getFlightRecorder().getEventTypes()) {
+        if (t.getName().startsWith("dev.gmp.")) {
+          System.out.println(t.getName());
+        }
       }
+    } finally {
+      ex.shutdown();
     }
   }
 }

@@ -34,6 +34,8 @@ class JfrEventsTest {
   static final class Rec implements AutoCloseable {
     final RecordingStream rs = new RecordingStream();
     final Queue<RecordedEvent> events = new ConcurrentLinkedQueue<>();
+    /** Keeps gmp's listener installed: it comes with the first executor, goes with the last. */
+    final GmpExecutor keeper = GmpExecutor.create(1);
 
     Rec(String executor, String... names) {
       for (String n : names) {
@@ -51,7 +53,6 @@ class JfrEventsTest {
       rs.startAsync();
       // startAsync returns before the recording runs; gmp's gate flips once it does, and only
       // then are events recorded (a test that triggers one event must not race the start).
-      GmpExecutor.create(1).shutdown(); // the gate's listener comes with the first executor
       TestSupport.awaitCondition("the recording is running", () -> Jfr.on);
     }
 
@@ -74,6 +75,7 @@ class JfrEventsTest {
     @Override
     public void close() {
       rs.close();
+      keeper.shutdown();
     }
   }
 
@@ -94,12 +96,14 @@ class JfrEventsTest {
 
   @Test
   void theGateFollowsRecordings() {
-    GmpExecutor.create(1).shutdown(); // the listener is registered with the first executor
-    assertFalse(Jfr.on, "no recording running");
-    try (Rec r = new Rec("none", "dev.gmp.Steal")) {
-      TestSupport.awaitCondition("gate on", () -> Jfr.on);
+    // The listener is installed while an executor lives.
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      assertFalse(Jfr.on, "no recording running");
+      try (Rec r = new Rec("none", "dev.gmp.Steal")) {
+        TestSupport.awaitCondition("gate on", () -> Jfr.on);
+      }
+      TestSupport.awaitCondition("gate off again", () -> !Jfr.on);
     }
-    TestSupport.awaitCondition("gate off again", () -> !Jfr.on);
   }
 
   @Test
