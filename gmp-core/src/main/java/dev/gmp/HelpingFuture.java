@@ -25,13 +25,13 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * (docs/benchmarks.md, "submit: the future is the G").
  *
  * <p>{@code get()}, called from a task of a gmp executor (this one or another), runs the awaited
- * task on the caller's thread if no thread has started it yet (ForkJoinPool's helping join). A deviation from
- * Go, where a goroutine that waits simply parks and its M runs another: here a waiting task holds
- * a JVM thread, so parking it means handing its P to another thread (often a new one) and, for a
- * tree of tasks that wait on their children, one thread per level. Running the child in place
- * costs nothing of that and keeps Go's invariant: the thread that runs it is the one that holds
- * the P and was about to stop using the CPU. The queued G stays where it is and later finds the
- * task done.
+ * task on the caller's thread if no thread has started it yet (ForkJoinPool's helping join). A
+ * deviation from Go, where a goroutine that waits simply parks and its M runs another: here a
+ * waiting task holds a JVM thread, so parking it means handing its P to another thread (often a new
+ * one) and, for a tree of tasks that wait on their children, one thread per level. Running the
+ * child in place costs nothing of that and keeps Go's invariant: the thread that runs it is the one
+ * that holds the P and was about to stop using the CPU. The queued G stays where it is and later
+ * finds the task done.
  *
  * <p>One CAS on {@link #runner} decides who runs the task: the M its G reaches, a waiter in
  * place, or a caller of {@link #run} itself, whichever gets there first; {@code shutdownNow}
