@@ -265,19 +265,14 @@ final class Spares {
         now = System.nanoTime();
       }
       if (now - pp.handedAt > LATE_HANDOFF_NANOS) {
-        boolean spin = pp.handedToNew && to.spinning; // before the CAS, which takeNextp races
-        if (to.cancelNextp(pp)) {
-          pp.handedTo = null;
-          if (spin) {
-            to.spinning = false; // a later write-off of that M must not give the count back too
+        int took = cancelHandoffLocked(s, pp, to);
+        if (took != LOST) {
+          if (took == TOOK_SPINNING) {
             if (m.spinning) {
               s.idle.unclaimSpinningLocked(); // m's own claim, with its recheck, stands for both
             } else {
               m.spinning = true;
             }
-          }
-          if (pp.handedToNew) {
-            s.threads.dropUnstartedLocked(to);
           }
           s.counters.lateHandoffTakes.increment();
           return pp;
@@ -285,5 +280,35 @@ final class Spares {
       }
     }
     return null;
+  }
+
+  /** {@link #cancelHandoffLocked}'s outcomes. */
+  static final int LOST = 0;
+
+  static final int TOOK = 1;
+
+  static final int TOOK_SPINNING = 2;
+
+  /**
+   * Takes back pp, handed to {@code to}, which has not picked it up: LOST if {@code to} took it
+   * first (the CAS on its nextp races its {@link M#takeNextp}). A new M's spinning claim comes
+   * with the P (TOOK_SPINNING: the caller now holds it), since its thread may never run, and the
+   * M is dropped if the starter has not come to it (Threads#dropUnstartedLocked). An idle M keeps
+   * its claim and drops it itself when it wakes to no P. Lock held.
+   */
+  static int cancelHandoffLocked(Scheduler s, P pp, M to) {
+    boolean fresh = pp.handedToNew;
+    boolean spin = fresh && to.spinning; // before the CAS, which takeNextp races
+    if (!to.cancelNextp(pp)) {
+      return LOST;
+    }
+    pp.handedTo = null;
+    if (spin) {
+      to.spinning = false; // a later write-off of that M must not give the count back too
+    }
+    if (fresh) {
+      s.threads.dropUnstartedLocked(to);
+    }
+    return spin ? TOOK_SPINNING : TOOK;
   }
 }

@@ -553,16 +553,11 @@ final class Threads {
           || to.life() != M.NEW) {
         return false;
       }
-      boolean spin = to.spinning; // before the CAS, which the thread's takeNextp races
-      if (!to.cancelNextp(pp)) {
+      int took = Spares.cancelHandoffLocked(s, pp, to);
+      if (took == Spares.LOST) {
         return false;
       }
-      pp.handedTo = null;
-      if (spin) {
-        to.spinning = false;
-        spinning = true;
-      }
-      dropUnstartedLocked(to);
+      spinning = took == Spares.TOOK_SPINNING;
       s.counters.lateThreadStarts.increment();
       s.idle.returnPLocked(pp);
     } finally {
