@@ -24,14 +24,14 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * a thread that submits and collects futures spent a third of its time in them
  * (docs/benchmarks.md, "submit: the future is the G").
  *
- * <p>{@code get()}, called from a task of a gmp executor (this one or another), runs the awaited
- * task on the caller's thread if no thread has started it yet (ForkJoinPool's helping join). A
- * deviation from Go, where a goroutine that waits simply parks and its M runs another: here a
- * waiting task holds a JVM thread, so parking it means handing its P to another thread (often a new
- * one) and, for a tree of tasks that wait on their children, one thread per level. Running the
- * child in place costs nothing of that and keeps Go's invariant: the thread that runs it is the one
- * that holds the P and was about to stop using the CPU. The queued G stays where it is and later
- * finds the task done.
+ * <p>{@code get()}, called from one of this executor's tasks, runs the awaited task on the
+ * caller's thread if no thread has started it yet (ForkJoinPool's helping join). A deviation from
+ * Go, where a goroutine that waits simply parks and its M runs another: here a waiting task holds
+ * a JVM thread, so parking it means handing its P to another thread (often a new one) and, for a
+ * tree of tasks that wait on their children, one thread per level. Running the child in place
+ * costs nothing of that and keeps Go's invariant: the thread that runs it is the one that holds
+ * the P and was about to stop using the CPU. The queued G stays where it is and later finds the
+ * task done.
  *
  * <p>One CAS on {@link #runner} decides who runs the task: the M its G reaches, a waiter in
  * place, or a caller of {@link #run} itself, whichever gets there first; {@code shutdownNow}
@@ -268,7 +268,9 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (s <= COMPLETING) {
       M m = taskM();
       if (m != null) {
-        if (unclaimed(runner)) { // of this executor or another: as ForkJoinPool's helping join
+        // Only this executor's: another's task run here would run outside that executor's
+        // processors, limits, shutdownNow and termination, and see this one's current().
+        if (runner == m.sched) {
           if (Thread.interrupted()) {
             throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
           }
@@ -437,9 +439,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   /**
    * The caller's M if the caller is a task of a gmp executor running on its P (not a spare, not
    * blocked), else null. Its wait on any future is then a declared blocking call on its own
-   * executor, after it has run the task in place if nobody had started it: a future of another
-   * executor too, on this executor's P (tasks of two executors that wait on each other's
-   * futures deadlocked once each had used up its spare budget, behind its own queue).
+   * executor; it runs the task in place only if the future is of that executor.
    */
   private static M taskM() {
     M m = ThreadTable.currentM();

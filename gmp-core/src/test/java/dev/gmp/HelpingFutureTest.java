@@ -131,31 +131,25 @@ class HelpingFutureTest {
     assertEquals(7, pending.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
   }
 
-  /**
-   * A task of another executor that waits on a future nobody has started runs it in place, on
-   * its own processor, as a task of the future's executor does. Here the future's executor can
-   * run nothing (its only P is occupied): before, the waiter waited for it, and tasks of two
-   * executors waiting on each other's futures deadlocked once their spare budgets were used up.
-   */
   @Test
-  void aTaskOfAnotherExecutorRunsAnUnstartedFutureInPlace() throws Exception {
+  void aTaskOfAnotherExecutorWaitsButNeverRunsTheFutureInPlace() throws Exception {
     GmpExecutor home = one();
     GmpExecutor other = one();
     CountDownLatch release = new CountDownLatch(1);
     occupy(home, release); // home's only P is busy: the future stays queued there
-    try {
-      Future<Thread> f = home.submit(Thread::currentThread);
-      AtomicReference<Thread> waiter = new AtomicReference<>();
-      Future<Thread> got = other.submit(() -> {
-        waiter.set(Thread.currentThread());
-        return f.get();
-      });
-      Thread ranOn = got.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
-      assertSame(waiter.get(), ranOn,
-          "ran in place on the waiting task's thread while its own executor was busy");
-    } finally {
-      release.countDown();
-    }
+    Future<Thread> f = home.submit(Thread::currentThread);
+    AtomicReference<Thread> waiter = new AtomicReference<>();
+    Future<Thread> got = other.submit(() -> {
+      waiter.set(Thread.currentThread());
+      return f.get(); // a task, but of another executor: it waits (a declared call)
+    });
+    TestSupport.awaitCondition(
+        "the other executor's task waits in get",
+        () -> waiter.get() != null && isWaiting(waiter.get()));
+    assertFalse(f.isDone(), "not run in the other executor's task");
+    release.countDown();
+    Thread ranOn = got.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertTrue(ranOn != waiter.get(), "ran on " + ranOn);
   }
 
   @Test
