@@ -35,12 +35,12 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  *
  * <p>One CAS on {@link #runner} decides who runs the task: the M its G reaches, a waiter in
  * place, or a caller of {@link #run} itself, whichever gets there first; {@code shutdownNow}
- * claims it the same way before returning it as never started ({@link #claimForReturn}), so a
- * returned task is never run and a started one never returned. A task that another thread
- * already runs cannot be helped; the wait then goes through {@link Syscall#blocking}
- * (entersyscall), so the P goes to another thread if work waits, as for any declared blocking
- * call. A timed {@code get} never runs the task in place (its run could outlast the timeout) and
- * only declares the wait. Under a task decorator submit uses a plain FutureTask instead: the queue
+ * claims it the same way before returning it as never started ({@link #claimForReturn}), so gmp
+ * never runs a returned task (its caller may) and never returns a started one. A task that
+ * another thread already runs cannot be helped; the wait then goes through {@link
+ * Syscall#blocking} (entersyscall), so the P goes to another thread if work waits, as for any
+ * declared blocking call. A timed {@code get} never runs the task in place (its run could outlast
+ * the timeout) and only declares the wait. Under a task decorator submit uses a plain FutureTask instead: the queue
  * must hold the decorated task, and running the bare one in place would skip the decorator.
  *
  * <p>The future's own states follow FutureTask's (the same transitions, so the same answers to
@@ -140,16 +140,25 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     return runner == s && casStatus(Gnew, Gidle);
   }
 
+  /**
+   * Runs the task unless a thread has claimed it. A task that {@code shutdownNow} returned is the
+   * caller's to run, as ThreadPoolExecutor's are: this run takes it. An M's run of the future's
+   * own G never meets one (shutdownNow took that G out of its queue), and a waiter's run in place
+   * refuses it.
+   */
   @Override
   public void run() {
-    runHere();
+    runHere(true);
   }
 
-  /** {@link #run}: true if this thread claimed the run (and so ran the task or saw it cancelled). */
-  private boolean runHere() {
-    // CAS: one thread runs the task, whichever of an M, a waiter or a caller gets here first, and
-    // none after shutdownNow returned it (the same CAS in claimForReturn).
-    if (state != PENDING || !claimRun()) {
+  /**
+   * {@link #run}, and a waiter's run in place ({@code returned} false): true if this thread
+   * claimed the run (and so ran the task or saw it cancelled). Package-private for gmp-stress.
+   */
+  boolean runHere(boolean returned) {
+    // CAS: one thread runs the task, whichever of an M, a waiter or a caller gets here first; a
+    // waiter never after shutdownNow returned it (the same CAS in claimForReturn).
+    if (state != PENDING || !claimRun(returned)) {
       return false;
     }
     Object w = slot;
@@ -177,9 +186,9 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     return true;
   }
 
-  private boolean claimRun() {
+  private boolean claimRun(boolean returned) {
     Object r = runner;
-    if (!unclaimed(r)) {
+    if (!unclaimed(r) && !(returned && r == RETURNED)) {
       return false;
     }
     if (Mutations.FUTURE_RUN_NO_CAS) { // a deliberate bug for gmp-stress (FutureRunOnceStress)
@@ -275,7 +284,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
             throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
           }
           // Ours and unclaimed: here, unless a thread claims it first.
-          if (runHere() && state == INTERRUPTED) {
+          if (runHere(false) && state == INTERRUPTED) {
             clearCancelInterrupt(m.sched);
           }
           s = state;
@@ -311,7 +320,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     int s = state;
     if (s <= COMPLETING) {
       long nanos = unit.toNanos(timeout);
-      s = taskM() != null ? declaredWait(true, nanos) : await(true, nanos);
+      s = nanos > 0 && taskM() != null ? declaredWait(true, nanos) : await(true, nanos);
       if (s <= COMPLETING) {
         throw new TimeoutException();
       }
@@ -344,7 +353,8 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
         Thread.yield();
         continue;
       }
-      long left = timed ? deadline - System.nanoTime() : 1L;
+      // nanos <= 0 first: a deadline near Long.MIN_VALUE ns would wrap to the far future.
+      long left = !timed ? 1L : nanos <= 0L ? 0L : deadline - System.nanoTime();
       if (left <= 0) {
         return s; // timed out, before a latch is made for nothing
       }

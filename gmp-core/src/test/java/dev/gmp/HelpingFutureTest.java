@@ -212,6 +212,40 @@ class HelpingFutureTest {
     assertEquals("late", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
   }
 
+  /**
+   * The most negative timeouts time out at once, as FutureTask's do, from outside and from a
+   * task: a deadline of now + Long.MIN_VALUE ns wrapped to the far future, and get waited for the
+   * task's end.
+   */
+  @Test
+  void theMostNegativeTimeoutsTimeOutAtOnce() throws Exception {
+    GmpExecutor ex = one();
+    GmpExecutor waiter = one();
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      Future<String> f = ex.submit(() -> {
+        release.await();
+        return "late";
+      });
+      for (long t : new long[] {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1}) {
+        assertThrows(TimeoutException.class, () -> f.get(t, TimeUnit.NANOSECONDS), "" + t);
+        assertThrows(TimeoutException.class, () -> f.get(t, TimeUnit.DAYS), "" + t);
+      }
+      Future<Class<?>> fromTask = waiter.submit(() -> {
+        try {
+          f.get(Long.MIN_VALUE, TimeUnit.NANOSECONDS);
+          return null;
+        } catch (TimeoutException expected) {
+          return expected.getClass();
+        }
+      });
+      // Before the fix this get waited for the release, which comes only after it.
+      assertEquals(TimeoutException.class, fromTask.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    } finally {
+      release.countDown();
+    }
+  }
+
   @Test
   void everyWaiterWakesAndAnInterruptedOneLeavesTheOthers() throws Exception {
     GmpExecutor ex = one();

@@ -171,6 +171,53 @@ class ShutdownNowTest {
   }
 
   /**
+   * The tasks shutdownNow returns are the caller's to run, as ThreadPoolExecutor's: running a
+   * returned future runs its task and completes it, with or without a task decorator (the
+   * decorated ones are FutureTasks). Before, a returned future's run did nothing and its get()
+   * waited for good.
+   */
+  @Test
+  void aReturnedFutureRunByTheCallerRunsAndCompletes() throws Exception {
+    for (boolean decorated : new boolean[] {false, true}) {
+      GmpExecutor.Builder b = GmpExecutor.builder().parallelism(1).maxSpareThreads(0);
+      GmpExecutor ex = decorated ? b.taskDecorator(r -> r).build() : b.build();
+      try {
+        CountDownLatch running = new CountDownLatch(1);
+        ex.execute(() -> { // keeps the only P on the CPU until shutdownNow's interrupt
+          running.countDown();
+          while (!Thread.currentThread().isInterrupted()) {
+            Thread.onSpinWait();
+          }
+        });
+        TestSupport.await(running, "the occupying task runs");
+        AtomicInteger ran = new AtomicInteger();
+        List<java.util.concurrent.Future<Integer>> futures = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          int v = i;
+          futures.add(ex.submit(() -> {
+            ran.incrementAndGet();
+            return v;
+          }));
+        }
+        List<Runnable> returned = ex.shutdownNow();
+        assertEquals(5, returned.size(), "decorated " + decorated + ": " + returned);
+        assertEquals(0, ran.get(), "nothing ran before the caller runs them");
+        for (Runnable r : returned) {
+          r.run();
+          r.run(); // a second run does nothing: each task runs once
+        }
+        for (int i = 0; i < 5; i++) {
+          assertEquals(i, futures.get(i).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        }
+        assertEquals(5, ran.get(), "decorated " + decorated);
+        assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      } finally {
+        TestSupport.terminate(ex);
+      }
+    }
+  }
+
+  /**
    * A task that waits on a child's future after shutdownNow returned that child as never
    * started: the wait must not run the child in place (HelpingFuture), or it would have run and
    * been returned. The parent spins instead of blocking so that its P is never handed on (no

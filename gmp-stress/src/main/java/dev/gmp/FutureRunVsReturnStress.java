@@ -13,10 +13,12 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * A submitted task's future ({@link HelpingFuture}, also its G): an M (or a waiter in place) runs
- * it while {@code shutdownNow}, which found its G queued, claims it to return it as never started
- * ({@code claimForReturn}, Lifecycle#settle). The run's claim and shutdownNow's are one CAS on
- * the future's runner: the task runs and is not returned, or is returned and never runs.
+ * A submitted task's future ({@link HelpingFuture}, also its G): a task waiting on it runs it in
+ * place while {@code shutdownNow}, which found its G queued, claims it to return it as never
+ * started ({@code claimForReturn}, Lifecycle#settle). The run's claim and shutdownNow's are one
+ * CAS on the future's runner: the task runs and is not returned, or is returned and never runs.
+ * (An M's run of the G never meets shutdownNow's claim: whichever takes the G out of its queue
+ * first has it. A caller's own {@code run()} may run a returned task, as ThreadPoolExecutor's.)
  * Mutation: gmp.mutate.futureRunNoCas (the run's claim is a read and a plain write).
  */
 @JCStressTest
@@ -32,7 +34,7 @@ public class FutureRunVsReturnStress {
 
   @Actor
   public void run() {
-    f.run();
+    f.runHere(false); // the waiter's run in place
   }
 
   @Actor
