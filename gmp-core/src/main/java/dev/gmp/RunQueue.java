@@ -28,7 +28,13 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *       G sits in one of two slots, the put's number's parity choosing it. The owner writes the
  *       slot (plain) before the swap publishes the number; a taker reads the number, then the
  *       slot, then CASes the number to 0, so a slot the owner reused meanwhile (two puts later)
- *       comes with a failed CAS. Being a full (sequentially consistent) operation, the owner's
+ *       comes with a failed CAS.
+ *   <li>Taken slots are nulled, by the owner only (the only thread that writes slots), after the
+ *       CAS that took them: a consumer that reads the null read it after that CAS, so its own CAS
+ *       fails. A submitted future is its own G and holds its result, so a slot left holding a
+ *       taken G kept the result of a finished, dropped future: up to 258 per P. Slots other
+ *       consumers took are nulled at the owner's next take from the ring's head, or when it finds
+ *       the queue empty ({@link #pollRing}); runnext's at the owner's next put. Being a full (sequentially consistent) operation, the owner's
  *       swap also serves as the StoreLoad barrier between "work published" and "read nmspinning"
  *       in wakep (seed 000, 9.3.5).
  * </ul>
@@ -100,6 +106,7 @@ final class RunQueue extends RunQueuePad3 {
     lookHead = start;
     lookHigh = start;
     spawnedFrom = start;
+    cleared = start;
   }
 
   /** Whether {@code slots} is a run queue's island ({@link CardIsland#allocate} of LIVE). */
@@ -133,12 +140,15 @@ final class RunQueue extends RunQueuePad3 {
         // full barrier, so wakep's read of nmspinning comes after it (class doc).
         old = RUNNEXT.getAndSet(this, seq);
       }
+      int other = base + NEXT + (int) (~seq & 1);
       if (old == 0) {
+        slots[other] = null; // taken by a CAS on seq - 1 before the swap (class doc)
         return false;
       }
       // old is seq - 1 (every put publishes, takes only clear): the other slot, which we have
       // not written since, and the G in it is ours now that no CAS on old can succeed.
-      g = slots[base + NEXT + (int) (old & 1)];
+      g = slots[other];
+      slots[other] = null; // the G moves to the ring; no CAS on old can succeed (class doc)
     }
     for (; ; ) {
       // Acquire: consumers released the slots they read when they moved head.
@@ -171,6 +181,7 @@ final class RunQueue extends RunQueuePad3 {
       java.util.Arrays.fill(batch, 0, n, null);
       return false;
     }
+    clearTaken(h + n, t); // the owner's take (class doc)
     batch[n] = g;
     if (Mutations.PUTSLOW_NO_LOCK) {
       global.putAll(batch, n + 1);
@@ -255,7 +266,24 @@ final class RunQueue extends RunQueuePad3 {
     return SIZE - (tail - head);
   }
 
-  /** Takes runnext (Go's runqget first step: one CAS, no retry). Its G inherits the time slice. */
+  /**
+   * The owner's take of runnext (Go's runqget first step: one CAS, no retry), which then nulls its
+   * slot (class doc). Its G inherits the time slice.
+   */
+  G takeOwnRunnext() {
+    long seq = runnext; // acquire: as in takeRunnext
+    if (seq != 0) {
+      int at = base + NEXT + (int) (seq & 1);
+      G next = slots[at];
+      if (RUNNEXT.compareAndSet(this, seq, 0)) {
+        slots[at] = null; // after the CAS: a consumer still reading fails its own (class doc)
+        return next;
+      }
+    }
+    return null;
+  }
+
+  /** Takes runnext as a consumer (a retaken P's move): one CAS, no retry. */
   G takeRunnext() {
     long seq = runnext; // acquire: the slot was written before seq was published
     if (seq != 0) {
@@ -268,20 +296,49 @@ final class RunQueue extends RunQueuePad3 {
     return null;
   }
 
-  /** Takes the ring's head G (Go's runqget after runnext). */
+  /**
+   * The owner's take of the ring's head G (Go's runqget after runnext); it nulls the slot, and
+   * those other consumers took since (class doc). Null when the ring is empty.
+   */
   G pollRing() {
     for (; ; ) {
       int h = head; // acquire: synchronizes with other consumers' CAS
       int t = tail; // plain: owner only
       if (t == h) {
+        if (cleared != h) {
+          clearTaken(h, t);
+        }
+        if (runnext == 0) { // only the owner puts: both slots hold taken Gs, if any (class doc)
+          slots[base + NEXT] = null;
+          slots[base + NEXT + 1] = null;
+        }
         return null;
       }
       G g = slots[base + (h & MASK)];
       // CAS (release): thieves race for the same slot; the winner owns g.
       if (HEAD.compareAndSet(this, h, h + 1)) {
+        if (cleared == h) { // as a rule: nothing taken by others since our last take
+          slots[base + (h & MASK)] = null; // after the CAS (class doc)
+          cleared = h + 1;
+        } else {
+          clearTaken(h + 1, t);
+        }
         return g;
       }
     }
+  }
+
+  /**
+   * Owner: nulls the slots taken below {@code to} (head, or a head the owner just claimed up to)
+   * and not nulled yet. Only the ring's last SIZE indices below {@code t} (the tail) can be
+   * nulled: an older index's slot has been reused for a G at or above head.
+   */
+  private void clearTaken(int to, int t) {
+    int from = cleared - (t - SIZE) < 0 ? t - SIZE : cleared; // by difference: the indices wrap
+    for (int i = from; to - i > 0; i++) {
+      slots[base + (i & MASK)] = null;
+    }
+    cleared = to;
   }
 
   /**
@@ -321,6 +378,9 @@ final class RunQueue extends RunQueuePad3 {
   G popNewest() {
     int t = tail; // plain: owner only
     int h = head; // acquire; may be stale (low), so only a pre-check
+    if (cleared != h) {
+      clearTaken(h, t); // what others took below h (class doc); a stale h only nulls fewer
+    }
     // high as above; a thief claims at most ceil((high - head) / 2). Spelled out rather than in
     // helpers, as the slot accesses are: the interpreter pays a call per helper.
     int high = h == lookHead && lookHigh - t > 0 ? lookHigh : t;
@@ -335,7 +395,9 @@ final class RunQueue extends RunQueuePad3 {
     lookHead = now;
     lookHigh = high;
     if (t - 1 - now >= (Mutations.POP_NEWEST_UNBOUNDED ? 1 : (high - now + 1) >>> 1)) {
-      return slots[base + ((t - 1) & MASK)];
+      G g = slots[base + ((t - 1) & MASK)];
+      slots[base + ((t - 1) & MASK)] = null; // ours: a thief that reads it fails its CAS (above)
+      return g;
     }
     // A thief may be claiming slot t - 1: publish it again (release; its G is unchanged).
     TAIL.lazySet(this, t);
@@ -518,6 +580,15 @@ final class RunQueue extends RunQueuePad3 {
 
   G runnextForTest() {
     return peekRunnext();
+  }
+
+  /** The slots (ring and runnext's) that hold a G: tests only, read by the owner. */
+  int heldForTest() {
+    int n = 0;
+    for (G g : slots) {
+      n += g != null ? 1 : 0;
+    }
+    return n;
   }
 
   /** The published length, unclamped (size() clamps a torn read): tests only, read-only. */

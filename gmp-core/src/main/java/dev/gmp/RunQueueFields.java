@@ -30,6 +30,10 @@ abstract class RunQueueTail extends RunQueuePad1 {
   // Owner-only, for RunQueue#popNewest: the tail after the last batch (the global queue's, a
   // steal's, a retaken P's). Gs from here up were pushed one at a time by this P's own tasks.
   int spawnedFrom;
+
+  // Owner-only, for RunQueue#pollRing: slots below this index hold no G (nulled); those between
+  // it and head were taken by other consumers and still hold theirs until the owner nulls them.
+  int cleared;
 }
 
 abstract class RunQueuePad2 extends RunQueueTail {

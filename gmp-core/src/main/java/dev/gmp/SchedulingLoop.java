@@ -163,7 +163,7 @@ final class SchedulingLoop {
         // sysmon: the slice expired. A runnext chain sharing one slice goes to the global queue,
         // the Java form of Go preempting the running G into globrunqput.
         pp.setPreempt(false);
-        G next = pp.runq.takeRunnext();
+        G next = pp.runq.takeOwnRunnext();
         if (next != null) {
           s.lock.lock();
           try {
@@ -200,7 +200,7 @@ final class SchedulingLoop {
         }
       }
 
-      G gp = pp.runq.takeRunnext();
+      G gp = pp.runq.takeOwnRunnext();
       if (gp != null) {
         m.inheritTime = true;
         return gp;

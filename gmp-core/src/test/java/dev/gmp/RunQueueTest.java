@@ -136,6 +136,51 @@ class RunQueueTest {
     return q;
   }
 
+  /**
+   * A taken G leaves no reference in the queue once its owner has looked again: a submitted future
+   * is its own G and holds its result, so every stale slot kept a finished, dropped future's
+   * result reachable (up to 258 per P). The owner's takes null their slots at once; what a thief
+   * or another consumer took, at the owner's next take from the ring or empty look.
+   */
+  @Test
+  void takenGsLeaveNoReferenceOnceTheOwnerLooks() {
+    RunQueue q = new RunQueue(Integer.MAX_VALUE - 100); // the indices wrap during the rounds
+    GlobalQueue gq = new GlobalQueue();
+    long id = 0;
+    for (int round = 0; round < 12; round++) {
+      for (int i = 0; i < 40 + 25 * round; i++) { // past 256 from round 9: overflow to gq
+        q.put(g(id++), i % 3 == 0, gq);
+      }
+      RunQueue thief = new RunQueue();
+      G stolen = thief.stealFrom(q, round % 2 == 0, false);
+      assertNotNull(stolen, "round " + round);
+      pollAll(thief);
+      assertEquals(0, thief.heldForTest(), "round " + round + ": the thief's own takes");
+      if (q.poll() == null) { // another consumer (a retake's move, shutdownNow): nulls nothing
+        assertTrue(q.isEmpty());
+      }
+      if (round % 3 == 0) {
+        q.takeOwnRunnext();
+      }
+      q.popNewest(); // the owner's next take from the ring
+      assertEquals(q.size(), q.heldForTest(), "round " + round + ": after the owner's take");
+      for (int k = 0; k < round; k++) {
+        q.popNewest();
+      }
+    }
+    drainGlobal(gq);
+    while (q.takeOwnRunnext() != null || q.pollRing() != null) {
+      // the owner drains its queue
+    }
+    RunQueue thief = new RunQueue();
+    q.put(g(id++), false, gq);
+    q.put(g(id++), true, gq);
+    assertNotNull(thief.stealFrom(q, true, false)); // the ring's one G
+    assertNotNull(thief.stealFrom(q, true, false)); // then runnext's
+    assertNull(q.pollRing(), "empty");
+    assertEquals(0, q.heldForTest(), "the owner's empty look nulls what others took");
+  }
+
   @Test
   void stealTakesHalfRoundedUp() {
     int[][] cases = {{1, 1}, {2, 1}, {3, 2}, {5, 3}, {8, 4}, {255, 128}, {256, 128}};
