@@ -60,8 +60,17 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   private static final int INTERRUPTING = 5;
   private static final int INTERRUPTED = 6;
 
-  /** {@link #runner} once shutdownNow has returned the task as never started: nobody runs it. */
+  /**
+   * {@link #runner} once shutdownNow has returned the task as never started: no M or waiter runs
+   * it; a caller's {@link #run} may.
+   */
   private static final Object RETURNED = new Object();
+
+  /**
+   * {@link #runner} once the claimed run has ended: the thread is not kept (FutureTask nulls it),
+   * so a kept future does not pin a finished worker and its context class loader.
+   */
+  private static final Object RAN = new Object();
 
   @SuppressWarnings("rawtypes")
   private static final AtomicIntegerFieldUpdater<HelpingFuture> STATE =
@@ -83,7 +92,8 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   /**
    * Who runs the task. Before the claim, the executor's scheduler (null for gmp-stress's bare
    * futures): the one whose tasks may run it in place and whose execute queues it as its own G.
-   * Then the thread that claimed the run (kept: the claim is for good), or RETURNED.
+   * Then the thread that claimed the run (the claim is for good), RAN once that run has ended, or
+   * RETURNED.
    */
   private volatile Object runner;
 
@@ -183,6 +193,8 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     while (state == INTERRUPTING) {
       Thread.yield();
     }
+    // Release store: nothing reads the thread after this point (cancel only while PENDING).
+    RUNNER.lazySet(this, RAN);
     return true;
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The future submit hands out is gmp's own (it is also the task's G): the answers FutureTask
@@ -210,6 +213,66 @@ class HelpingFutureTest {
     assertThrows(NullPointerException.class, () -> f.get(1, null));
     release.countDown();
     assertEquals("late", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+  }
+
+  /**
+   * A finished future that nobody holds is collectable with its result, whether it was submitted
+   * from outside (it reached a P's ring in a batch from the global queue) or from a task (runnext,
+   * the ring, a thief's ring), and the thread that ran it is not kept by a future that is. The
+   * future is its own G: the run queues' slots kept it after its run, up to 258 per P, and with it
+   * its result; the executor ran out of memory where ForkJoinPool stays flat.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void aFinishedFutureNobodyHoldsIsCollectedWithItsResult(int parallelism) throws Exception {
+    List<WeakReference<Object>> results = new ArrayList<>();
+    Future<WeakReference<Thread>> kept = runThenTerminate(parallelism, results);
+    WeakReference<Thread> ranOn = kept.get();
+    TestSupport.awaitCondition("the thread that ran a kept future is collectable", LIVENESS_SECONDS,
+        () -> {
+          System.gc();
+          return ranOn.get() == null;
+        });
+  }
+
+  /**
+   * Collects 16 results (weakly) of futures submitted from outside and from a task, checks that
+   * they are unreachable while the executor lives, then terminates it; returns a future that ran
+   * on one of its threads, which the caller keeps and the executor does not.
+   */
+  private static Future<WeakReference<Thread>> runThenTerminate(
+      int parallelism, List<WeakReference<Object>> results) throws Exception {
+    GmpExecutor ex = GmpExecutor.create(parallelism);
+    try {
+      for (int i = 0; i < 8; i++) {
+        results.add(new WeakReference<>(ex.submit(Object::new).get()));
+      }
+      results.addAll(ex.submit(() -> {
+        List<Future<Object>> fs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          fs.add(ex.submit(Object::new));
+        }
+        List<WeakReference<Object>> inside = new ArrayList<>();
+        for (Future<Object> f : fs) {
+          inside.add(new WeakReference<>(f.get()));
+        }
+        return inside;
+      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      // While the executor lives (it is reachable from here): its queues must not keep them.
+      TestSupport.awaitCondition(
+          () -> results.stream().filter(r -> r.get() != null).count() + " results reachable",
+          LIVENESS_SECONDS,
+          () -> {
+            System.gc();
+            return results.stream().allMatch(r -> r.get() == null);
+          });
+      Future<WeakReference<Thread>> kept =
+          ex.submit(() -> new WeakReference<>(Thread.currentThread()));
+      kept.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      return kept;
+    } finally {
+      TestSupport.terminate(ex);
+    }
   }
 
   /**
