@@ -28,15 +28,15 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  *       G sits in one of two slots, the put's number's parity choosing it. The owner writes the
  *       slot (plain) before the swap publishes the number; a taker reads the number, then the
  *       slot, then CASes the number to 0, so a slot the owner reused meanwhile (two puts later)
- *       comes with a failed CAS.
+ *       comes with a failed CAS. Being a full (sequentially consistent) operation, the owner's
+ *       swap also serves as the StoreLoad barrier between "work published" and "read nmspinning"
+ *       in wakep (seed 000, 9.3.5).
  *   <li>Taken slots are nulled, by the owner only (the only thread that writes slots), after the
  *       CAS that took them: a consumer that reads the null read it after that CAS, so its own CAS
  *       fails. A submitted future is its own G and holds its result, so a slot left holding a
  *       taken G kept the result of a finished, dropped future: up to 258 per P. Slots other
- *       consumers took are nulled at the owner's next take from the ring's head, or when it finds
- *       the queue empty ({@link #pollRing}); runnext's at the owner's next put. Being a full (sequentially consistent) operation, the owner's
- *       swap also serves as the StoreLoad barrier between "work published" and "read nmspinning"
- *       in wakep (seed 000, 9.3.5).
+ *       consumers took are nulled at the owner's next take from the ring or when it finds the
+ *       queue empty ({@link #pollRing}, {@link #popNewest}); runnext's at the owner's next put.
  * </ul>
  *
  * <p>Layout: the ring and runnext's slots are one array, a {@link CardIsland} for a P's queue
