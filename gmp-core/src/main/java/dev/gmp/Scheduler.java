@@ -290,6 +290,29 @@ final class Scheduler extends SchedulerPad1 {
     submitExternal(task, own);
   }
 
+  /**
+   * As {@link #submit(Runnable)}, but from a worker the task goes to its ring's tail, not runnext,
+   * and the ring keeps its order for the owner: a timer due at once runs after those scheduled
+   * before it (ScheduledThreadPoolExecutor's FIFO for equal deadlines), not before them.
+   */
+  void submitInOrder(Runnable task) {
+    M m = ThreadTable.currentM();
+    P pp = m == null ? null : m.runningTaskP(this);
+    if (pp == null) {
+      submitExternal(task, null);
+      return;
+    }
+    if (runState >= SHUTDOWN) { // volatile: as in submitLocal
+      throw rejected(task);
+    }
+    pp.runq.put(newG(pp, task, null), false, global);
+    pp.runq.keepOrder();
+    // Dekker (A) without runnext's swap: the put's release store, then wakep's read of
+    // nmspinning; a full fence keeps them in that order (as readyLocal without runnext).
+    VarHandle.fullFence();
+    idle.wakep();
+  }
+
   /** newproc from one of our workers: the task takes runnext (the seed's "go" statement). */
   void submitLocal(P pp, Runnable task, G own) {
     if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected

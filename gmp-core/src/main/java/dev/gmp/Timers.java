@@ -50,9 +50,14 @@ final class Timers {
     return System.nanoTime() - ORIGIN;
   }
 
-  /** now() + delay, saturating (a delay of Long.MAX_VALUE ns means never, not the past). */
+  /**
+   * now() + delay, saturating (a delay of Long.MAX_VALUE ns means never, not the past); a negative
+   * delay is none, as ScheduledThreadPoolExecutor takes it: a fixed-rate task's first run at
+   * now - 10 s would otherwise be followed by ten catch-up runs, and a delay near Long.MIN_VALUE
+   * wrapped getDelay to the far future.
+   */
   static long deadline(long delayNanos) {
-    return delayNanos <= 0 ? now() + delayNanos : saturatedAdd(now(), delayNanos);
+    return delayNanos <= 0 ? now() : saturatedAdd(now(), delayNanos);
   }
 
   /** a + b for b &gt; 0, capped below NONE. */
@@ -73,7 +78,9 @@ final class Timers {
    */
   <T extends ScheduledTask<?>> T schedule(T t, long delayNanos) {
     if (delayNanos <= 0) { // decided on the delay: one clock read per schedule (in deadline)
-      s.submit(t); // throws if shut down or no thread can run it: then it is not counted
+      // At the queue's tail, not runnext: equal deadlines start in the order they were scheduled
+      // (ScheduledThreadPoolExecutor's rule). Throws if shut down or no thread can run it.
+      s.submitInOrder(t);
       fired.increment();
       return t;
     }

@@ -44,6 +44,51 @@ class ScheduledExecutorTest {
     }
   }
 
+  /**
+   * A negative delay is no delay, as ScheduledThreadPoolExecutor takes it: a fixed-rate task whose
+   * first run was due 10 s ago runs once now and then at its rate (it ran 11 times at once), and
+   * a delay near Long.MIN_VALUE does not wrap getDelay to the far future.
+   */
+  @Test
+  void aNegativeDelayIsNoDelay() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      AtomicInteger runs = new AtomicInteger();
+      CountDownLatch first = new CountDownLatch(1);
+      ScheduledFuture<?> p = c.ex().scheduleAtFixedRate(() -> {
+        runs.incrementAndGet();
+        first.countDown();
+      }, -10, 1, TimeUnit.DAYS);
+      TestSupport.await(first, "the first run");
+      // A catch-up run would be queued by the time this one has run.
+      c.ex().submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      assertEquals(1, runs.get(), "runs of a task due 10 days ago, at a rate of 1 a day");
+      assertTrue(p.getDelay(TimeUnit.HOURS) >= 23, "next run a day later: " + p);
+      p.cancel(false);
+      ScheduledFuture<String> f = c.ex().schedule(() -> "x", Long.MIN_VALUE, TimeUnit.NANOSECONDS);
+      assertEquals("x", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertTrue(f.getDelay(TimeUnit.NANOSECONDS) <= 0, "due, not in the future: " + f);
+    }
+  }
+
+  /**
+   * ScheduledThreadPoolExecutor's rule: tasks scheduled for the same time start in the order
+   * they were scheduled. A delay of zero from a task took runnext, so the last one ran first.
+   */
+  @Test
+  void dueTimersScheduledFromATaskStartInTheOrderScheduled() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
+      c.ex().submit(() -> {
+        for (int i = 0; i < 8; i++) {
+          int id = i;
+          c.ex().schedule(() -> order.add(id), i % 2 == 0 ? 0 : -1, TimeUnit.SECONDS);
+        }
+      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      c.ex().schedule(() -> {}, 0, TimeUnit.SECONDS).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), order);
+    }
+  }
+
   @Test
   void badArgumentsAreRejectedWithTheirNames() {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
