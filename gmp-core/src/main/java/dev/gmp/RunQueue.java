@@ -107,6 +107,7 @@ final class RunQueue extends RunQueuePad3 {
     lookHigh = start;
     spawnedFrom = start;
     cleared = start;
+    globalEnd = start;
   }
 
   /** Whether {@code slots} is a run queue's island ({@link CardIsland#allocate} of LIVE). */
@@ -218,6 +219,7 @@ final class RunQueue extends RunQueuePad3 {
     }
     TAIL.lazySet(this, t + n); // release: publishes the n slots
     spawnedFrom = t + n;
+    globalEnd = t + n;
   }
 
   /**
@@ -233,6 +235,7 @@ final class RunQueue extends RunQueuePad3 {
     if (pending > 0) {
       TAIL.lazySet(this, tail + pending); // release: a consumer that sees tail sees the slots
       spawnedFrom = tail;
+      globalEnd = tail;
       pending = 0;
     }
   }
@@ -259,6 +262,21 @@ final class RunQueue extends RunQueuePad3 {
       to.slots[to.base + NEXT + (int) (seq & 1)] = next;
       RUNNEXT.lazySet(to, seq); // release: to is published to others by the lock that follows
     }
+  }
+
+  /**
+   * Owner: whether the ring's head G came in the last batch from the global queue (or a retaken
+   * P's move): then it is older than anything still there, and the fairness tick takes it rather
+   * than the global queue's head, so one submitter's tasks start in the order submitted (Go's
+   * tick takes the global head and puts it before the batch).
+   */
+  boolean headFromGlobal() {
+    int h = head; // acquire; a stale (low) value only says true for a G a thief just took
+    if (globalEnd - h > 0) {
+      return true; // h < globalEnd <= tail: the ring holds that G
+    }
+    globalEnd = h; // plain, owner only: keeps the difference small as the indices wrap
+    return false;
   }
 
   /** Free slots in the ring (owner only: tail is ours, head only grows, so it is a lower bound). */

@@ -34,6 +34,9 @@ abstract class RunQueueTail extends RunQueuePad1 {
   // Owner-only, for RunQueue#pollRing: slots below this index hold no G (nulled); those between
   // it and head were taken by other consumers and still hold theirs until the owner nulls them.
   int cleared;
+
+  // Owner-only, for RunQueue#headFromGlobal: the tail after the last batch from the global queue.
+  int globalEnd;
 }
 
 abstract class RunQueuePad2 extends RunQueueTail {

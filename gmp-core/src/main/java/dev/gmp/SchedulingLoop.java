@@ -185,8 +185,10 @@ final class SchedulingLoop {
       }
 
       // Fairness: every 61st tick look at the global queue first, so that two tasks respawning
-      // each other through the local queue cannot starve it.
-      if (Switches.GLOBAL_CHECK_61 && pp.schedtick() % 61 == 0 && s.global.size() > 0) {
+      // each other through the local queue cannot starve it; unless the ring's head came from
+      // it, in a batch (older than its head: one submitter's order is kept; RunQueue).
+      if (Switches.GLOBAL_CHECK_61 && pp.schedtick() % 61 == 0 && s.global.size() > 0
+          && !pp.runq.headFromGlobal()) {
         G gp;
         s.lock.lock();
         try {

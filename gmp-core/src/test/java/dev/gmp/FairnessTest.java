@@ -1,9 +1,12 @@
 package dev.gmp;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +18,31 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class FairnessTest {
   private static final long BOUND_SECONDS = 5;
+
+  /**
+   * With one processor, one outside thread's tasks start in the order submitted, as on a
+   * single-thread executor. Go's fairness tick took the global queue's head ahead of the older
+   * tasks its last batch had moved to the ring: about 1.6% of 20,000 tasks started out of order.
+   */
+  @Test
+  void oneSubmittersTasksStartInOrderWithOneProcessor() throws Exception {
+    int n = 20_000;
+    int[] order = new int[n];
+    AtomicInteger next = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      for (int i = 0; i < n; i++) {
+        int id = i;
+        c.ex().execute(() -> order[next.getAndIncrement()] = id); // one at a time: one P
+      }
+      c.ex().submit(() -> {}).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    }
+    int outOfOrder = 0;
+    for (int i = 1; i < n; i++) {
+      outOfOrder += order[i] < order[i - 1] ? 1 : 0;
+    }
+    assertEquals(n, next.get());
+    assertEquals(0, outOfOrder, "tasks that started before an older one");
+  }
 
   @Test
   void selfRespawningChainDoesNotStarveOutsideTask() {
