@@ -83,7 +83,9 @@ record Config(
       throw new IllegalArgumentException("parallelism(" + parallelism + ") and"
           + " followAvailableProcessors(true) are exclusive: an explicit parallelism is pinned");
     }
-    int procs = explicit ? parallelism : Math.max(1, b.cpus.getAsInt());
+    int procs = explicit
+        ? parallelism
+        : Math.min(GmpExecutor.MAX_PARALLELISM, Math.max(1, b.cpus.getAsInt()));
     if (b.maxThreads < procs) {
       throw new IllegalArgumentException(
           "maxThreads (" + b.maxThreads + ") must be >= parallelism (" + procs + ")");

@@ -54,6 +54,12 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   }
 
   /**
+   * The most processors an executor may have: 32,767, ForkJoinPool's limit. Each processor costs
+   * about 64 KB at {@link Builder#build()} (its run queue's island), whether or not it is used.
+   */
+  public static final int MAX_PARALLELISM = 0x7fff;
+
+  /**
    * An executor with {@code Runtime.availableProcessors()} processors, following that count as
    * it changes, and default settings.
    *
@@ -68,7 +74,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    *
    * @param parallelism the number of processors (GOMAXPROCS), pinned
    * @return a new executor; it starts no thread until its first task
-   * @throws IllegalArgumentException if parallelism &lt; 1
+   * @throws IllegalArgumentException if parallelism &lt; 1 or &gt; {@link #MAX_PARALLELISM}
    */
   public static GmpExecutor create(int parallelism) {
     return builder().parallelism(parallelism).build();
@@ -157,7 +163,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * {@link Builder#followAvailableProcessors}).
    *
    * @param n the new number of processors
-   * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
+   * @throws IllegalArgumentException if n &lt; 1, n &gt; {@link #MAX_PARALLELISM} or n &gt;
+   *     maxThreads
    */
   public void setParallelism(int n) {
     Resize.setParallelismChecked(sched, n);
@@ -409,11 +416,12 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      *
      * @param n the number of processors, at least 1
      * @return this builder
-     * @throws IllegalArgumentException if n &lt; 1
+     * @throws IllegalArgumentException if n &lt; 1 or n &gt; {@link #MAX_PARALLELISM}
      */
     public Builder parallelism(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
+      if (n < 1 || n > MAX_PARALLELISM) {
+        throw new IllegalArgumentException(
+            "parallelism must be between 1 and " + MAX_PARALLELISM + ", was " + n);
       }
       this.parallelism = n;
       return this;

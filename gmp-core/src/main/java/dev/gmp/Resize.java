@@ -35,8 +35,9 @@ final class Resize {
    * @throws IllegalArgumentException if n &lt; 1 or n &gt; maxThreads
    */
   static void setParallelismChecked(Scheduler s, int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("parallelism must be >= 1, was " + n);
+    if (n < 1 || n > GmpExecutor.MAX_PARALLELISM) {
+      throw new IllegalArgumentException(
+          "parallelism must be between 1 and " + GmpExecutor.MAX_PARALLELISM + ", was " + n);
     }
     if (n > s.config.maxThreads()) {
       throw new IllegalArgumentException(
@@ -56,6 +57,7 @@ final class Resize {
     IntSupplier cpus = s.config.availableProcessors();
     if (cpus != null && !s.parallelismPinned) { // volatile: a stale false is rechecked by follow
       int n = Math.min(Math.max(1, cpus.getAsInt()), s.config.maxThreads());
+      n = Math.min(n, GmpExecutor.MAX_PARALLELISM);
       if (n != s.gomaxprocs) {
         follow(s, n);
       }

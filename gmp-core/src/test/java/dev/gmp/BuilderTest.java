@@ -25,6 +25,17 @@ class BuilderTest {
   void invalidValuesNameParameterAndValue() {
     assertIae(() -> GmpExecutor.builder().parallelism(0), "parallelism", "0");
     assertIae(() -> GmpExecutor.builder().parallelism(-3), "parallelism", "-3");
+    // Past ForkJoinPool's limit: an IllegalArgumentException, not an OutOfMemoryError at build()
+    // (each processor's run queue is allocated there).
+    assertIae(() -> GmpExecutor.builder().parallelism(GmpExecutor.MAX_PARALLELISM + 1),
+        "parallelism", "32768");
+    assertIae(() -> GmpExecutor.builder().parallelism(Integer.MAX_VALUE),
+        "parallelism", "" + Integer.MAX_VALUE);
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder()
+        .parallelism(1).maxThreads(Integer.MAX_VALUE).build())) {
+      assertIae(() -> c.ex().setParallelism(GmpExecutor.MAX_PARALLELISM + 1),
+          "parallelism", "32768");
+    }
     assertIae(() -> GmpExecutor.builder().maxThreads(0), "maxThreads", "0");
     assertIae(
         () -> GmpExecutor.builder().parallelism(4).maxThreads(2).build(), "maxThreads", "2");
