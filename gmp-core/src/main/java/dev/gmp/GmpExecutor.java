@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.ref.Reference;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Collection;
@@ -246,9 +247,11 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     }
     if (task instanceof HelpingFuture<?> f && f.claimQueue(sched)) {
       sched.submit(f, f); // invokeAll's or invokeAny's future (submit queues its own): its own G
-      return;
+    } else {
+      sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
     }
-    sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
+    // Reachable until here: an M this call made or woke pins it (M#pinned) before it can go.
+    Reference.reachabilityFence(this);
   }
 
   /**

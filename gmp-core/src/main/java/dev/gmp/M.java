@@ -57,6 +57,17 @@ final class M implements Runnable {
    */
   long attempt;
 
+  /**
+   * The executor, held strongly while this M is awake: a task never runs on an executor the
+   * collector may take, so current() finds it and the Cleaner cannot shut down an executor that
+   * is running tasks just because the program dropped it (its tasks may still submit through
+   * current()). Set when the M is made and when a waker unparks it, both on the submitting thread
+   * while the executor is surely reachable (its execute or submit); dropped before a park and
+   * when the M is freed, so an idle executor the program dropped is still collected and shut
+   * down. Plain: reachability needs no ordering, and racing writers write the same value.
+   */
+  Object pinned;
+
   /** The thread that runs this M (set by run(): a ThreadFactory may wrap the Runnable). */
   Thread runner;
 
@@ -203,7 +214,7 @@ final class M implements Runnable {
     } catch (SchedulingLoop.MExit e) {
       // the way out of mstart's loop: nothing to report
     } finally {
-      sched.threads.mexit(this);
+      sched.threads.mexit(this); // frees the M, and its pin (Threads#freemLocked)
     }
   }
 
@@ -372,6 +383,7 @@ final class M implements Runnable {
   boolean wakeup() {
     int prev = U_NOTE.getAndSet(this, NOTE_WOKEN);
     if (prev == NOTE_PARKED) {
+      pinned = sched.owner.get(); // after its park cleared it (before its CAS to PARKED)
       LockSupport.unpark(thread);
       return true;
     }
@@ -408,11 +420,23 @@ final class M implements Runnable {
       }
       Thread.onSpinWait();
     }
+    // Before the CAS: a waker that sees PARKED pins the executor again after this (wakeup). No
+    // local keeps it meanwhile: a parked interpreted frame's locals count as live references.
+    pinned = null; // an executor the program dropped may go while we park (field doc)
     // CAS: announce we are about to park; a waker that sees PARKED must unpark us.
     if (!U_NOTE.compareAndSet(this, NOTE_CLEAR, NOTE_PARKED)) {
       note = NOTE_CLEAR; // it was WOKEN
+      pinned = sched.owner.get();
       return true;
     }
+    boolean woken = parkUntilWoken(timeoutNanos, kick);
+    if (pinned == null) { // a timeout, or a wake-up whose waker has not pinned yet
+      pinned = sched.owner.get();
+    }
+    return woken;
+  }
+
+  private boolean parkUntilWoken(long timeoutNanos, TimerSleeper kick) {
     long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
     for (; ; ) {
       if (timeoutNanos > 0) {

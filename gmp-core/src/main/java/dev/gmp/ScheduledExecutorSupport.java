@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
@@ -105,6 +106,7 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
 
   private <T> Future<T> queued(HelpingFuture<T> f) {
     sched.submit(f, f); // as execute queues a claimed future: its own G, no wrapper
+    Reference.reachabilityFence(this); // as in GmpExecutor#execute: see M#pinned
     return f;
   }
 

@@ -199,6 +199,7 @@ final class Threads {
     }
     M m = new M(s, mnext++);
     m.attempt = outcomes;
+    m.pinned = s.owner.get(); // M#pinned: made for a submission, whose caller holds the executor
     mcount++;
     int counted = mcount - lateLocked();
     if (counted > peak) {
@@ -211,6 +212,7 @@ final class Threads {
   }
 
   private void freemLocked(M m) {
+    m.pinned = null; // M#pinned: a freed M no longer keeps the executor
     mcount--;
     M[] ms = allm;
     int i = Arrays.asList(ms).indexOf(m);

@@ -148,6 +148,50 @@ class TerminationTest {
     });
   }
 
+  /**
+   * An executor the program dropped is not collected while its threads run its tasks: a task
+   * that resubmits itself through current() (fire and forget) runs on, where before a collection
+   * during the run made current() null (or the Cleaner's shutdown rejected the resubmission). Once
+   * idle, the dropped executor is collected as before.
+   */
+  @Test
+  void aDroppedExecutorRunningItsTasksIsNotCollectedUnderThem() throws Exception {
+    AtomicInteger ran = new AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    List<WeakReference<GmpExecutor>> ref = new CopyOnWriteArrayList<>();
+    CountDownLatch done = new CountDownLatch(1);
+    GmpExecutor.create(1).execute(new Runnable() { // no reference kept
+      @Override
+      public void run() {
+        try {
+          GmpExecutor ex = GmpExecutor.current();
+          ran.incrementAndGet();
+          if (!stop.get()) {
+            ex.execute(this); // NullPointerException if it was collected
+          } else {
+            ref.add(new WeakReference<>(ex));
+            done.countDown();
+          }
+        } catch (Throwable e) {
+          failure.set(e);
+          done.countDown();
+        }
+      }
+    });
+    for (int i = 0; i < 20 && done.getCount() != 0; i++) {
+      System.gc(); // each finds the executor unreachable but for its running M
+    }
+    stop.set(true);
+    TestSupport.await(done, "the loop ends");
+    assertNull(failure.get(), "round " + ran.get() + ": " + failure.get());
+    TestSupport.awaitCondition("collected once idle", () -> {
+      System.gc();
+      return ref.get(0).get() == null;
+    });
+  }
+
   private static ScheduledFuture<?> heartbeatOnADroppedExecutor(
       AtomicInteger runs, List<WeakReference<GmpExecutor>> ref) {
     GmpExecutor ex = GmpExecutor.create(1);
