@@ -12,6 +12,12 @@ abstract class RunQueuePad0 {
 
 abstract class RunQueueHead extends RunQueuePad0 {
   volatile int head;
+
+  // Owner-only, for RunQueue#pollRing: slots below this index hold no G (nulled); those between
+  // it and head were taken by other consumers and still hold theirs until the owner nulls them.
+  // On head's line, which the owner's take has just CASed: on tail's, each take would invalidate
+  // the line thieves read tail from.
+  int cleared;
 }
 
 abstract class RunQueuePad1 extends RunQueueHead {
@@ -30,10 +36,6 @@ abstract class RunQueueTail extends RunQueuePad1 {
   // Owner-only, for RunQueue#popNewest: the tail after the last batch (the global queue's, a
   // steal's, a retaken P's). Gs from here up were pushed one at a time by this P's own tasks.
   int spawnedFrom;
-
-  // Owner-only, for RunQueue#pollRing: slots below this index hold no G (nulled); those between
-  // it and head were taken by other consumers and still hold theirs until the owner nulls them.
-  int cleared;
 
   // Owner-only, for RunQueue#headFromGlobal: the tail after the last batch from the global queue.
   int globalEnd;
