@@ -90,7 +90,8 @@ import java.util.function.IntToLongFunction;
  *
  * <ol type="A">
  *   <li>Work vs spinner. Submitter: put the G (RunQueue#put's runnext getAndSet, or the ring's
- *       release store + {@link #submitLocal}'s fence; {@link GlobalQueue#inject}'s fence), then
+ *       release store + a fence: readyLocal without runnext, {@link #submitInOrder}; {@link
+ *       GlobalQueue#inject}'s fence), then
  *       read nmspinning ({@link Idle#wakep}). Spinner: decrement nmspinning by getAndAdd ({@link
  *       Idle#dropSpinning}, {@link Idle#resetspinning}), then read every queue ({@link
  *       Idle#workVisible}, from SchedulingLoop#spinnerLastLook and resetspinning).

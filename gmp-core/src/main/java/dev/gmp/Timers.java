@@ -79,7 +79,8 @@ final class Timers {
   <T extends ScheduledTask<?>> T schedule(T t, long delayNanos) {
     if (delayNanos <= 0) { // decided on the delay: one clock read per schedule (in deadline)
       // At the queue's tail, not runnext: equal deadlines start in the order they were scheduled
-      // (ScheduledThreadPoolExecutor's rule). Throws if shut down or no thread can run it.
+      // (ScheduledThreadPoolExecutor's rule). Throws if shut down or no thread can run it: then
+      // it is not counted.
       s.submitInOrder(t);
       fired.increment();
       return t;
