@@ -21,7 +21,7 @@ import org.openjdk.jcstress.infra.results.L_Result;
  * gmp.mutate.grabNoCas (the thief claims its half with a plain store of head).
  */
 @JCStressTest
-@Description("RunQueue: owner put/takeRunnext/pollRing vs one stealFrom; every G taken exactly once")
+@Description("RunQueue: owner put/takeOwnRunnext/pollRing vs one stealFrom; every G taken exactly once")
 @Outcome(id = "ok .*", expect = ACCEPTABLE, desc = "every task taken exactly once")
 @Outcome(expect = FORBIDDEN, desc = "a task lost or taken twice")
 @State
@@ -43,7 +43,7 @@ public class RingOwnerVsStealerStress {
   public void owner() {
     victim.put(g(4), false, gq);
     victim.put(g(5), true, gq);
-    count(owner, victim.takeRunnext());
+    count(owner, victim.takeOwnRunnext());
     count(owner, victim.pollRing());
   }
 

@@ -32,7 +32,7 @@ final class StressSupport {
     for (G g = q.pollRing(); g != null && bound-- > 0; g = q.pollRing()) {
       count(counts, g);
     }
-    count(counts, q.takeRunnext());
+    count(counts, q.takeOwnRunnext());
   }
 
   /** Empties the global queue (caller owns it: the arbiter). */

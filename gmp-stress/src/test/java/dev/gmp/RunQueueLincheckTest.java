@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck model check of the run queue (ring + runnext) against a sequential deque: the owner's
- * operations (put, put to runnext, takeRunnext, pollRing) run on one thread, steals (runqgrab of
+ * operations (put, put to runnext, takeOwnRunnext, pollRing) run on one thread, steals (runqgrab of
  * half the ring into the thief's own ring) on the others.
  *
  * <p>Steals here leave runnext alone ({@code stealRunnext=false}, stealWork's first three
@@ -36,7 +36,7 @@ public class RunQueueLincheckTest {
 
   @Operation(nonParallelGroup = "owner")
   public Integer takeRunnext() {
-    return id(q.takeRunnext());
+    return id(q.takeOwnRunnext());
   }
 
   @Operation(nonParallelGroup = "owner")
