@@ -142,12 +142,13 @@ final class Idle extends IdlePad2 {
    * that would find nothing costs an unpark and a park: docs/benchmarks.md, "Ablation"). Dekker (A,
    * spinner side): a submitter that saw us spinning skipped its wakep, and its put + StoreLoad
    * pairs with the full barrier of our getAndAdd, so either it saw nmspinning == 0 and woke
-   * someone itself, or we see its work now.
+   * someone itself, or we see its work now. Also when timers wait for a sleeper
+   * (TimerSleeper#wantsHolder): the woken M may have been the sleeper.
    */
   void resetspinning(M m) {
     m.spinning = false;
     U_NMSPINNING.getAndAdd(this, -1); // full barrier before the queue reads below
-    if (workVisible()) {
+    if (workVisible() || s.timers.sleeper.wantsHolder()) {
       wakep();
     }
   }

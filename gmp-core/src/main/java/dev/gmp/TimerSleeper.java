@@ -255,6 +255,20 @@ final class TimerSleeper {
     }
   }
 
+  /**
+   * Whether timers are pending with no sleeper while Ps are idle. A sleeper woken as the counted
+   * spinner (startm took it for outside work) cannot hand the role on: {@link #handOn}'s wakep
+   * sees its own spinning count and starts nobody, and the other idle Ms park untimed. So an M
+   * that stops spinning asks this too ({@link Idle#resetspinning}) and wakes one that will park
+   * as the sleeper; else the timers waited for sysmon's next look, up to its 1 s deep sleep.
+   */
+  boolean wantsHolder() {
+    return holder == null // volatile: released under the lock before the releaser's fence
+        && s.idle.npidle > 0
+        && s.runState < Scheduler.TIDYING
+        && timers.earliestRacy() != Timers.NONE;
+  }
+
   /** m gives the role up (if it still holds it). Scheduler lock held. */
   private void releaseLocked(M m) {
     if (holder == m) {

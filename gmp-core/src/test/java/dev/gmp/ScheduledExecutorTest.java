@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -435,6 +436,33 @@ class ScheduledExecutorTest {
       ScheduledFuture<String> f = ex.submit(() -> ex.schedule(() -> "inside", 30, TimeUnit.MILLISECONDS))
           .get(LIVENESS_SECONDS, TimeUnit.SECONDS);
       assertEquals("inside", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
+  /**
+   * The timer sleeper woken for outside work hands its role on: a pending timer fires while the
+   * woken M runs a long task and the other P idles. The sleeper was woken as the counted spinner,
+   * so its hand-on (a wakep) started nobody, and the timer waited for sysmon's next look, up to
+   * its 1 s deep sleep (a probe: 750-770 ms late where ForkJoinPool and STPE were 0-5 ms). Here
+   * there is no sysmon: without the hand-on the long task waits for the timer for good.
+   */
+  @Test
+  void aTimerFiresWhileTheSleeperItsWakeTookRunsALongTask() throws Exception {
+    GmpExecutor ex = new GmpExecutor(GmpExecutor.builder().parallelism(2).config(), false);
+    try {
+      CountDownLatch fired = new CountDownLatch(1);
+      ScheduledFuture<?> timer = ex.schedule(fired::countDown, 100, TimeUnit.MILLISECONDS);
+      // The first M starts for the timer, finds nothing to run and parks as its sleeper.
+      awaitCondition("the only M sleeps for the timer", () -> {
+        M holder = ex.sched.timers.sleeper.holder;
+        return holder != null && ex.stats().threads() == 1 && !timer.isDone();
+      });
+      Future<Boolean> longTask = ex.submit(() -> { // wakes the sleeper, the only idle M
+        return fired.await(LIVENESS_SECONDS, TimeUnit.SECONDS); // on the CPU for good otherwise
+      });
+      assertTrue(longTask.get(2 * LIVENESS_SECONDS, TimeUnit.SECONDS), "the timer fired meanwhile");
+    } finally {
+      TestSupport.terminate(ex);
     }
   }
 
