@@ -426,14 +426,29 @@ final class RunQueue extends RunQueuePad3 {
 
   /**
    * runqsteal: grabs half of {@code victim}'s ring into this (the thief's own, empty) ring and
-   * returns one of the stolen Gs, or null. With {@code stealRunnext} an empty victim may also lose
-   * its runnext, after a short back-off when {@code victimRunning}.
+   * returns the oldest of the stolen Gs (a deviation: Go returns the newest), or null. With
+   * {@code stealRunnext} an empty victim may also lose its runnext, after a short back-off when
+   * {@code victimRunning}.
    */
   G stealFrom(RunQueue victim, boolean stealRunnext, boolean victimRunning) {
     int t = tail;
     int n = victim.grab(slots, base, t, stealRunnext, victimRunning);
     if (n == 0) {
       return null;
+    }
+    // The oldest stolen G runs now, the rest wait in order: Go runs the newest of the batch and
+    // relies on preemption, where here a long one would hold the older ones for its whole run.
+    // Our ring is empty as a rule (head == t == tail): no consumer can claim below a tail of t,
+    // so this CAS only fails if the ring was not (then Go's way, below).
+    if (n > 1 && head == t && HEAD.compareAndSet(this, t, t + 1)) {
+      G g = slots[base + (t & MASK)];
+      slots[base + (t & MASK)] = null; // after the CAS, as the owner's takes (class doc)
+      if (cleared == t) {
+        cleared = t + 1;
+      }
+      TAIL.lazySet(this, t + n); // release: publishes the other stolen Gs to our own consumers
+      spawnedFrom = t + n;
+      return g;
     }
     n--;
     G g = slots[base + ((t + n) & MASK)];

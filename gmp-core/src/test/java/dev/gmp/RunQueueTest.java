@@ -190,8 +190,8 @@ class RunQueueTest {
       G got = thief.stealFrom(victim, false, false);
       assertNotNull(got, "steal from " + c[0]);
       List<Long> stolen = new ArrayList<>();
+      stolen.add(got.id()); // the returned G is the oldest one stolen (Go returns the newest)
       stolen.addAll(pollAll(thief));
-      stolen.add(got.id()); // the returned G is the last one stolen
       assertEquals(c[1], stolen.size(), "steal from a ring of " + c[0]);
       for (int i = 0; i < c[1]; i++) {
         assertEquals((long) i, stolen.get(i), "thief takes the victim's oldest Gs in order");
@@ -273,10 +273,11 @@ class RunQueueTest {
     assertEquals(128, q.size());
     RunQueue thief = new RunQueue(Integer.MAX_VALUE - 3);
     G got = thief.stealFrom(q, false, false);
-    assertEquals(191, got.goid); // 64 stolen: 128..191, last one returned
+    assertEquals(128, got.goid); // 64 stolen: 128..191, the oldest returned
     List<Long> stolen = pollAll(thief);
     assertEquals(63, stolen.size());
-    assertEquals(128L, stolen.get(0));
+    assertEquals(129L, stolen.get(0));
+    assertEquals(191L, stolen.get(62));
     List<Long> left = pollAll(q);
     assertEquals(64, left.size());
     assertEquals(192L, left.get(0));
@@ -486,9 +487,9 @@ class RunQueueTest {
     }
     assertEquals(6L, q.popNewest().id());
     assertEquals(5L, q.popNewest().id());
-    // 1..4 left: the thief takes half rounded up (1, 2), keeping 2 for itself to run.
-    assertEquals(2L, thief.stealFrom(q, false, false).id());
-    assertEquals(List.of(1L), pollAll(thief));
+    // 1..4 left: the thief takes half rounded up (1, 2) and runs the oldest, 1.
+    assertEquals(1L, thief.stealFrom(q, false, false).id());
+    assertEquals(List.of(2L), pollAll(thief));
     // Head moved under the owner: counted afresh from tail 4 with 3, 4 left, a thief claims 3
     // at most, so 4 is the owner's; the last one always goes by the head's CAS.
     assertEquals(4L, q.popNewest().id());
@@ -518,14 +519,14 @@ class RunQueueTest {
     assertEquals(List.of(8L, 7L, 6L, 5L, 1L, 2L, 3L, 4L), order);
     assertTrue(q.isEmpty());
 
-    // Stolen Gs are a batch too: the thief runs one, then takes the rest oldest first.
+    // Stolen Gs are a batch too: the thief runs the oldest, then takes the rest oldest first.
     RunQueue victim = new RunQueue();
     for (int i = 11; i <= 16; i++) {
       victim.put(g(i), false, gq);
     }
-    assertEquals(13L, q.stealFrom(victim, false, false).id());
-    assertEquals(11L, q.popNewest().id());
+    assertEquals(11L, q.stealFrom(victim, false, false).id());
     assertEquals(12L, q.popNewest().id());
+    assertEquals(13L, q.popNewest().id());
     assertNull(q.popNewest());
 
     // keepOrder (timers that fired together) makes the Gs pushed so far a batch.
