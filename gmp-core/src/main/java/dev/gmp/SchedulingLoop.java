@@ -167,6 +167,9 @@ final class SchedulingLoop {
         if (next != null) {
           s.lock.lock();
           try {
+            // Behind the outside submissions made before it: put alone would overtake those
+            // still on the injection side, and the chain would run again before them.
+            s.global.drainInjectedLocked();
             s.global.put(next);
           } finally {
             s.lock.unlock();

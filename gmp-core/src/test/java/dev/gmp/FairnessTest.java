@@ -44,6 +44,49 @@ class FairnessTest {
     assertEquals(0, outOfOrder, "tasks that started before an older one");
   }
 
+  /**
+   * An outside task waits for one demotion of a runnext chain, not two: the demoted chain goes
+   * to the global queue behind the outside submissions made before it. It used to go onto the
+   * queue's array ahead of those still on its injection side, and so ran again first (a probe:
+   * outside tasks waited 20-50 ms behind a chain, two time slices, at every slice length).
+   */
+  @Test
+  void anOutsideTaskWaitsForOneDemotionOfARunnextChain() {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = c.ex();
+      AtomicBoolean stop = new AtomicBoolean();
+      CountDownLatch chainRuns = new CountDownLatch(100);
+      ex.execute(new Runnable() {
+        @Override
+        public void run() {
+          chainRuns.countDown();
+          if (!stop.get()) {
+            ex.execute(this); // runnext: inherits the slice until sysmon demotes it
+          }
+        }
+      });
+      try {
+        TestSupport.await(chainRuns, "the chain runs");
+        for (int i = 0; i < 5; i++) {
+          CountDownLatch ran = new CountDownLatch(1);
+          AtomicLong at = new AtomicLong();
+          ex.execute(() -> {
+            at.set(ex.stats().preemptionRequests());
+            ran.countDown();
+          });
+          // Read after the submission: a request counted before it demoted the chain ahead of
+          // it, and is not one this task waited for.
+          long before = ex.stats().preemptionRequests();
+          TestSupport.await(ran, BOUND_SECONDS, "the outside task runs beside the chain");
+          assertTrue(at.get() - before <= 1,
+              "demotions it waited for: " + (at.get() - before) + " (round " + i + ")");
+        }
+      } finally {
+        stop.set(true);
+      }
+    }
+  }
+
   @Test
   void selfRespawningChainDoesNotStarveOutsideTask() {
     try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(1))) {
