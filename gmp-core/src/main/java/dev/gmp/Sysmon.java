@@ -417,7 +417,8 @@ final class Sysmon implements Runnable {
     } else {
       idleRounds = 0;
     }
-    d = nextSleep(d, idleRounds, rules.blockedThisRound, suspects);
+    d = withinSlice(
+        nextSleep(d, idleRounds, rules.blockedThisRound, suspects), s.config.timeSliceNanos());
     if (rules.blockedThisRound != 0) {
       lastBlockedRetake = now;
     }
@@ -513,6 +514,15 @@ final class Sysmon implements Runnable {
       next = Math.min(next, SUSPECT_DELAY_NANOS); // a verdict waits for the next look
     }
     return next;
+  }
+
+  /**
+   * The next sleep, never longer than the time slice: preemption requests count as no work (as
+   * in Go's retake), so the cadence backs off to 10 ms while a chain of tasks runs, which made a
+   * slice shorter than that last 10-20 ms. The default slice (10 ms) leaves the cadence as it was.
+   */
+  static long withinSlice(long next, long sliceNanos) {
+    return Math.min(next, Math.max(MIN_DELAY_NANOS, sliceNanos));
   }
 
   /** A shut-down executor's tidy-up, retried each round until it terminates. */

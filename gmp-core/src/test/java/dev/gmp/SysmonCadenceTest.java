@@ -33,4 +33,14 @@ class SysmonCadenceTest {
     assertEquals(Sysmon.SUSPECT_DELAY_NANOS, Sysmon.nextSleep(MIN, 0, 0, true));
     assertEquals(Sysmon.SUSPECT_DELAY_NANOS, Sysmon.nextSleep(MIN, 0, 1, true));
   }
+
+  /** A time slice shorter than the longest sleep shortens it; the default one does not. */
+  @Test
+  void theSleepIsNeverLongerThanTheTimeSlice() {
+    long ms = 1_000_000;
+    assertEquals(ms, Sysmon.withinSlice(Sysmon.MAX_DELAY_NANOS, ms));
+    assertEquals(Sysmon.MAX_DELAY_NANOS, Sysmon.withinSlice(Sysmon.MAX_DELAY_NANOS, 10 * ms));
+    assertEquals(MIN, Sysmon.withinSlice(MIN, 1)); // never below the fast cadence
+    assertEquals(MIN, Sysmon.withinSlice(MIN, 10 * ms));
+  }
 }
