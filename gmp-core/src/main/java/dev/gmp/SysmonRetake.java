@@ -113,9 +113,13 @@ final class SysmonRetake {
       pp.sysmonOff.reset();
       mp.setSince(c, now); // the task's age for the dump (it may have finished since: display only)
     }
-    // Only if something waits that nobody else will take (Go's retake condition).
+    // Only if something waits that nobody else will take (Go's retake condition): queued work,
+    // or a timer due on this P while no P idles (an idle one's M would run every P's due timers,
+    // Timers#sysmonCheck). Without the timers, a task waiting unmarked on a timer of its own
+    // executor (schedule(...).get(), a timeout that completes what it joins) held the P it needed.
     if (pp.runq.isEmpty()
-        && (s.global.size() == 0 || s.idle.nmspinning() + s.idle.npidle > 0)) {
+        && (s.global.size() == 0 || s.idle.nmspinning() + s.idle.npidle > 0)
+        && (s.idle.npidle != 0 || pp.timers.nextWhen() > Timers.now())) {
       return 0;
     }
     // Unmarked blocking, within a round or two (the verdict may use the M's previous round,

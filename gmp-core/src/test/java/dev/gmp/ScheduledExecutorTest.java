@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -22,6 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
 
 /** ScheduledExecutorService semantics (ScheduledThreadPoolExecutor's, default policies). */
 class ScheduledExecutorTest {
@@ -463,6 +466,36 @@ class ScheduledExecutorTest {
       assertTrue(longTask.get(2 * LIVENESS_SECONDS, TimeUnit.SECONDS), "the timer fired meanwhile");
     } finally {
       TestSupport.terminate(ex);
+    }
+  }
+
+  /**
+   * A task that waits, unmarked, on a timer of its own executor whose every P such tasks hold: the
+   * timer is due on a P whose task is off the CPU, so sysmon hands that P on. It used to count
+   * only queued tasks as work waiting, so the timer never fired and the waits never ended
+   * (ForkJoinPool: fired after 52 ms).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void aTaskWaitingUnmarkedOnItsOwnExecutorsTimerGetsIt(int parallelism) throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(parallelism))) {
+      GmpExecutor ex = c.ex();
+      for (boolean join : new boolean[] {false, true}) {
+        List<Future<String>> waits = new ArrayList<>();
+        for (int i = 0; i < parallelism; i++) { // one per P: nothing else is queued
+          waits.add(ex.submit(() -> {
+            if (!join) {
+              return ex.schedule(() -> "fired", 50, TimeUnit.MILLISECONDS).get();
+            }
+            CompletableFuture<String> cf = new CompletableFuture<>();
+            ex.schedule(() -> cf.complete("fired"), 50, TimeUnit.MILLISECONDS); // a timeout
+            return cf.join();
+          }));
+        }
+        for (Future<String> w : waits) {
+          assertEquals("fired", w.get(LIVENESS_SECONDS, TimeUnit.SECONDS), "join " + join);
+        }
+      }
     }
   }
 
