@@ -57,6 +57,16 @@ final class Idle extends IdlePad2 {
         return;
       }
     }
+    // A waker deep in a recursion: overflow here, before the claim and the lock, not in the
+    // middle, where the error would leave the spinning count claimed (no wake-up ever again) or
+    // the scheduler lock held. The caller's work is queued: sysmon finds it from its own stack
+    // (wakeForQueuedWork), and the caller gets the error, as from ThreadPoolExecutor's addWorker.
+    try {
+      StackGuard.ensure();
+    } catch (StackOverflowError e) {
+      s.sysmon.wake();
+      throw e;
+    }
     if (!U_NMSPINNING.compareAndSet(this, 0, 1)) { // CAS: only one waker wins the right to spin up
       return;
     }

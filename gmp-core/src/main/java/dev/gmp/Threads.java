@@ -122,10 +122,10 @@ final class Threads {
    * Loads and initializes, once per JVM, the classes that the first submission and a new M's
    * thread would otherwise load on their way to the first task: the M (and, verifying it, its
    * exit), the thread table, the scheduling loop, stealing, what the first task and sysmon's
-   * first look meet, sysmon's thread starter and its timer slack. Loading a class from a jar runs
-   * mostly interpreted in a fresh JVM, and the first task waited for each in turn (ForkJoinPool's
-   * classes come from the JDK's class-data archive). Called while an executor is built, which
-   * loads most of gmp's classes already.
+   * first look meet, sysmon's thread starter, its timer slack and the waker's stack guard.
+   * Loading a class from a jar runs mostly interpreted in a fresh JVM, and the first task waited
+   * for each in turn (ForkJoinPool's classes come from the JDK's class-data archive). Called while
+   * an executor is built, which loads most of gmp's classes already.
    */
   static void loadMClasses() {
     if (mClassesLoaded) {
@@ -142,7 +142,8 @@ final class Threads {
             SchedLatency.Sampled.class,
             BlockDetector.Sample.class,
             Starter.class,
-            TimerSlack.class
+            TimerSlack.class,
+            StackGuard.class
           }) {
         lookup.ensureInitialized(c);
       }
