@@ -82,6 +82,11 @@ final class InjectionQueue extends InjectionPad2 {
   boolean offer(G g) {
     long limit = producerLimit;
     VarHandle.acquireFence(); // acquire: pairs with the fence before another producer's update
+    // Release, before the claim rather than after it: whoever reads the slot (with acquire) sees g
+    // as made, and no call stands between the claim and the store, where a StackOverflowError
+    // (a submitter deep in a recursion) would leave a claimed slot never filled, and every take
+    // stopped at it for good.
+    VarHandle.releaseFence();
     long i;
     do {
       i = producerIndex; // volatile
@@ -94,8 +99,7 @@ final class InjectionQueue extends InjectionPad2 {
         producerLimit = limit;
       }
     } while (!PRODUCER_INDEX.compareAndSet(this, i, i + 1)); // the claim: countable from here
-    VarHandle.releaseFence(); // release: whoever reads the slot (with acquire) sees g as made
-    slots[(int) i & mask] = g;
+    slots[(int) i & mask] = g; // plain, released by the fence above (and the CAS)
     return true;
   }
 
