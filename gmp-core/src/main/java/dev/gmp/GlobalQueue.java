@@ -16,6 +16,11 @@ import java.util.function.IntToLongFunction;
  *       g.schedlink; on the JVM that makes every put and get touch each G's cache line under the
  *       lock, while here batches move with array copies and a G is first touched by the M that
  *       runs it (docs/design.md, deviations);
+ *   <li>the spill: Gs linked through g.schedlink, as Go's are, used only when the array is full
+ *       and cannot grow (OutOfMemoryError, or the largest array). Queueing a G never allocates
+ *       then, so an out-of-memory error cannot take a G that was already accepted (a ring's
+ *       overflow half has been claimed from the ring when it comes here). While the spill holds
+ *       any G, appends go to it too: everything on the array is older, so takes stay FIFO;
  *   <li>the injection side: outside submitters {@link #inject} into a lock-free MPSC ring
  *       ({@link InjectionQueue}: JCTools' MpscArrayQueue algorithm, its slots reached with
  *       fences), without the lock. Its consumer side is touched only under the lock, which makes
@@ -43,6 +48,9 @@ import java.util.function.IntToLongFunction;
  */
 final class GlobalQueue {
   private static final int MIN_CAPACITY = 256;
+
+  /** The largest array (a power of two, as the mask needs); past it, Gs spill. */
+  private static final int MAX_CAPACITY = 1 << 30;
 
   final ReentrantLock lock;
 
@@ -77,6 +85,14 @@ final class GlobalQueue {
   private int count;
   private int sparseTakes;
 
+  /** The array's largest size: {@link #MAX_CAPACITY}, smaller in tests. */
+  private final int maxCapacity;
+
+  /** Gs that found the array full and unable to grow, oldest first (see the class comment). */
+  private final GQueue spill = new GQueue();
+
+  private int spilled;
+
   /** Positions ever appended to / taken from the array (withdraw tells taken Gs by them). */
   private long appended;
 
@@ -108,13 +124,19 @@ final class GlobalQueue {
   private volatile int size;
 
   GlobalQueue(ReentrantLock lock, IntToLongFunction goids) {
-    this.lock = lock;
-    this.goids = goids;
+    this(lock, goids, MAX_CAPACITY);
   }
 
   /** For tests: its own lock; injected Gs keep the ids the test gave them. */
   GlobalQueue() {
     this(new ReentrantLock(), n -> 0L);
+  }
+
+  /** For tests: an array that stops growing at {@code maxCapacity} (a power of two). */
+  GlobalQueue(ReentrantLock lock, IntToLongFunction goids, int maxCapacity) {
+    this.lock = lock;
+    this.goids = goids;
+    this.maxCapacity = maxCapacity;
   }
 
   /**
@@ -128,7 +150,7 @@ final class GlobalQueue {
 
   /** Gs a taker could get now (withdrawn ones not counted). Lock held. */
   int liveSizeLocked() {
-    return count - withdrawnArray + lockedCount + injectedTakeable();
+    return count + spilled - withdrawnArray + lockedCount + injectedTakeable();
   }
 
   /**
@@ -138,7 +160,8 @@ final class GlobalQueue {
    * Gs behind an unfilled slot are not takeable yet but are accepted. Lock held.
    */
   int pendingSizeLocked() {
-    return count - withdrawnArray + lockedCount + Math.max(0, injected.size() - withdrawnInjected);
+    return count + spilled - withdrawnArray + lockedCount
+        + Math.max(0, injected.size() - withdrawnInjected);
   }
 
   /**
@@ -154,7 +177,7 @@ final class GlobalQueue {
   void putLocked(G g) {
     locked.push(g);
     lockedCount++;
-    size = count + lockedCount;
+    publishSize();
   }
 
   /**
@@ -164,7 +187,7 @@ final class GlobalQueue {
   G takeStandIn() {
     G g = takeLocked();
     if (g != null) {
-      size = count + lockedCount;
+      publishSize();
     }
     return g;
   }
@@ -192,9 +215,19 @@ final class GlobalQueue {
     taken = start;
   }
 
-  /** Gs on the array part (tests: what takes have moved so far). Lock held. */
+  /** Gs on the array part and the spill (tests: what takes have moved so far). Lock held. */
   int arrayLengthLocked() {
-    return count;
+    return count + spilled;
+  }
+
+  /** Gs on the spill (tests). Lock held. */
+  int spilledLocked() {
+    return spilled;
+  }
+
+  /** Updates the lock-free hint after a change. Lock held. */
+  private void publishSize() {
+    size = count + spilled + lockedCount;
   }
 
   /**
@@ -209,7 +242,7 @@ final class GlobalQueue {
   /** Moves one batch of injected Gs onto the array: room for a full injection side. Lock held. */
   void drainInjectedLocked() {
     transfer(RunQueue.SIZE);
-    size = count + lockedCount;
+    publishSize();
   }
 
   /**
@@ -246,30 +279,49 @@ final class GlobalQueue {
 
   void put(G g) {
     append(g);
-    size = count + lockedCount;
+    publishSize();
   }
 
+  /** Queues g behind everything; never throws (an array that cannot grow spills). */
   private void append(G g) {
-    if (count == buf.length) {
-      resize(buf.length * 2);
+    if (spilled == 0 && (count < buf.length || grow())) {
+      buf[(head + count) & (buf.length - 1)] = g;
+      count++;
+      appended++;
+    } else {
+      spill.push(g); // allocates nothing: g is accepted already (class comment)
+      spilled++;
     }
-    buf[(head + count) & (buf.length - 1)] = g;
-    count++;
-    appended++;
   }
 
-  /** Appends {@code n} Gs from {@code src[0..n)} (runqputslow's batch). */
+  /**
+   * Appends {@code n} Gs from {@code src[0..n)} (runqputslow's batch, claimed from its ring
+   * already); never throws.
+   */
   void putAll(G[] src, int n) {
-    while (count + n > buf.length) {
-      resize(buf.length * 2);
+    int fit = 0;
+    if (spilled == 0) {
+      while (count + n > buf.length && grow()) {
+        // doubles until the batch fits or the array cannot grow
+      }
+      fit = Math.min(n, buf.length - count);
+      int mask = buf.length - 1;
+      for (int i = 0; i < fit; i++) {
+        buf[(head + count + i) & mask] = src[i];
+      }
+      count += fit;
+      appended += fit;
     }
-    int mask = buf.length - 1;
-    for (int i = 0; i < n; i++) {
-      buf[(head + count + i) & mask] = src[i];
+    for (int i = fit; i < n; i++) {
+      spill.push(src[i]);
+      spilled++;
     }
-    count += n;
-    appended += n;
-    size = count + lockedCount;
+    publishSize();
+  }
+
+  /** Doubles the array; false if it is at its largest or the heap has no room for a new one. */
+  private boolean grow() {
+    return buf.length < maxCapacity && resize(buf.length * 2);
   }
 
   /**
@@ -283,7 +335,7 @@ final class GlobalQueue {
     for (G g = q.poll(); g != null; g = q.poll()) {
       append(g);
     }
-    size = count + lockedCount;
+    publishSize();
     return count != before;
   }
 
@@ -316,7 +368,7 @@ final class GlobalQueue {
       transfer(1);
       g = takeHead();
     }
-    size = count + lockedCount;
+    publishSize();
     return g;
   }
 
@@ -328,7 +380,7 @@ final class GlobalQueue {
   G getBatch(P pp, int gomaxprocs) {
     G lg = takeLocked();
     if (lg != null) {
-      size = count + lockedCount;
+      publishSize();
       return lg; // alone: its M takes over our P (SchedulingLoop.startlockedm)
     }
     int n = Math.min(batchSize(liveSizeLocked(), gomaxprocs), pp.runq.room() + 1);
@@ -336,7 +388,7 @@ final class GlobalQueue {
     G first = takeHead();
     if (first != null && n > 1) {
       int k = Math.min(n - 1, count);
-      if (withdrawnArray == 0) {
+      if (withdrawnArray == 0 && spilled == 0) {
         // The common case: a plain copy into the ring, no G touched (nothing to skip).
         int mask = buf.length - 1;
         pp.runq.putBatch(buf, head, mask, k);
@@ -361,7 +413,7 @@ final class GlobalQueue {
       head = 0; // refill from the front: the slots used last are the ones still in cache
     }
     shrinkIfSparse();
-    size = count + lockedCount;
+    publishSize();
     return first;
   }
 
@@ -394,11 +446,14 @@ final class GlobalQueue {
       out.push(g);
     }
     shrinkIfSparse();
-    size = count + lockedCount;
+    publishSize();
     return n;
   }
 
-  /** The next live G off the array (withdrawn ones are dropped); null if none. */
+  /**
+   * The next live G off the array (withdrawn ones are dropped), then off the spill, whose Gs all
+   * came after the array's; null if none.
+   */
   private G takeHead() {
     while (count > 0) {
       G g = buf[head];
@@ -411,6 +466,10 @@ final class GlobalQueue {
         continue;
       }
       return g;
+    }
+    if (spilled > 0) { // never withdrawn: withdraw finds only array slots and the injection side
+      spilled--;
+      return spill.pop();
     }
     return null;
   }
@@ -429,14 +488,23 @@ final class GlobalQueue {
     }
   }
 
-  private void resize(int capacity) {
+  /** Moves the array to a new one; false if the heap has no room for it (nothing changes). */
+  private boolean resize(int capacity) {
     sparseTakes = 0;
-    G[] next = new G[capacity];
+    G[] next;
+    try {
+      next = new G[capacity];
+    } catch (OutOfMemoryError e) {
+      // Queueing goes on without it (append spills, a shrink waits): a G in hand here is
+      // accepted, and an error thrown from under the lock would lose it.
+      return false;
+    }
     int mask = buf.length - 1;
     for (int i = 0; i < count; i++) {
       next[i] = buf[(head + i) & mask];
     }
     buf = next;
     head = 0;
+    return true;
   }
 }

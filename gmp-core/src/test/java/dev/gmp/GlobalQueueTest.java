@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 class GlobalQueueTest {
@@ -131,6 +132,82 @@ class GlobalQueueTest {
         }
       }
       assertTrue(seen, "the injected G was taken while puts kept coming");
+    } finally {
+      gq.lock.unlock();
+    }
+  }
+
+  /**
+   * An array that cannot grow (its largest size here; the heap out of room in production) spills
+   * onto a linked list: every put of every kind is kept, counted, and taken in FIFO order, and
+   * appends go back to the array once the spill has drained.
+   */
+  @Test
+  void aFullArrayThatCannotGrowSpillsInOrder() {
+    GlobalQueue gq = new GlobalQueue(new ReentrantLock(), n -> 0L, 256);
+    P pp = new P(0);
+    gq.lock.lock();
+    try {
+      long next = 0;
+      for (int i = 0; i < 250; i++) {
+        gq.put(g(next++));
+      }
+      G[] batch = new G[129]; // runqputslow's batch: 6 fit, 123 spill
+      for (int i = 0; i < batch.length; i++) {
+        batch[i] = g(next++);
+      }
+      gq.putAll(batch, batch.length);
+      assertEquals(123, gq.spilledLocked());
+      List<G> taken = new ArrayList<>();
+      taken.add(gq.get()); // room on the array again
+      gq.put(g(next++)); // behind the spill all the same
+      assertEquals(124, gq.spilledLocked());
+      G o1 = outside(0);
+      G o2 = outside(0);
+      gq.inject(o1);
+      gq.inject(o2);
+      gq.drainInjectedLocked(); // injected Gs spill too, numbered in order
+      assertEquals(next + 1, gq.size());
+      assertEquals(next + 1, gq.pendingSizeLocked());
+      assertTrue(!gq.withdraw(o2), "a spilled G is accepted: it will be taken");
+      for (G x = gq.getBatch(pp, 1); x != null; x = gq.getBatch(pp, 1)) {
+        taken.add(x);
+        for (G y = pp.runq.pollRing(); y != null; y = pp.runq.pollRing()) {
+          taken.add(y);
+        }
+      }
+      assertEquals(next + 2, taken.size());
+      for (int i = 0; i < next; i++) {
+        assertEquals(i, taken.get(i).goid, "FIFO across the array and the spill");
+      }
+      assertTrue(taken.get((int) next) == o1 && taken.get((int) next + 1) == o2);
+      assertEquals(G.Grunnable, o2.status());
+      assertEquals(0, gq.size());
+      assertEquals(0, gq.spilledLocked());
+      gq.put(g(1));
+      assertEquals(0, gq.spilledLocked(), "back on the array once the spill drained");
+      assertEquals(1, gq.get().goid);
+    } finally {
+      gq.lock.unlock();
+    }
+  }
+
+  /** shutdownNow's drain takes spilled Gs too, after the array's. */
+  @Test
+  void drainingTakesTheSpill() {
+    GlobalQueue gq = new GlobalQueue(new ReentrantLock(), n -> 0L, 256);
+    gq.lock.lock();
+    try {
+      for (int i = 0; i < 300; i++) {
+        gq.put(g(i));
+      }
+      assertEquals(44, gq.spilledLocked());
+      GQueue out = new GQueue();
+      assertEquals(300, gq.drainSomeLocked(out, 1000));
+      for (int i = 0; i < 300; i++) {
+        assertEquals(i, out.pop().goid);
+      }
+      assertEquals(0, gq.pendingSizeLocked());
     } finally {
       gq.lock.unlock();
     }
