@@ -57,20 +57,29 @@ final class Idle extends IdlePad2 {
         return;
       }
     }
-    // A waker deep in a recursion: overflow here, before the claim and the lock, not in the
-    // middle, where the error would leave the spinning count claimed (no wake-up ever again) or
-    // the scheduler lock held. The caller's work is queued: sysmon finds it from its own stack
-    // (wakeForQueuedWork), and the caller gets the error, as from ThreadPoolExecutor's addWorker.
-    try {
-      StackGuard.ensure();
-    } catch (StackOverflowError e) {
-      s.sysmon.wake();
-      throw e;
+    if (!roomToWake()) {
+      return;
     }
     if (!U_NMSPINNING.compareAndSet(this, 0, 1)) { // CAS: only one waker wins the right to spin up
       return;
     }
     startClaimedSpinner(true);
+  }
+
+  /**
+   * Whether the stack has room for a wake-up's claim and the lock ({@link StackGuard}). A waker
+   * deep in a recursion would overflow in the middle, leaving the spinning count claimed (no
+   * wake-up ever again) or the scheduler lock held. Without room, the work that needed the
+   * wake-up is queued already: sysmon, woken here, finds it from its own stack
+   * (wakeForQueuedWork), and the caller returns normally, its task accepted. So a submission
+   * that throws StackOverflowError never accepted its task.
+   */
+  boolean roomToWake() {
+    if (StackGuard.hasRoom()) {
+      return true;
+    }
+    s.sysmon.wake();
+    return false;
   }
 
   /**
@@ -122,6 +131,9 @@ final class Idle extends IdlePad2 {
         || nmspinning() == 0
         || System.nanoTime() - claimed < STALE_SPINNER_NANOS) {
       return;
+    }
+    if (!StackGuard.hasRoom()) {
+      return; // a submitter deep in a recursion: the claimed spinner is still on its way
     }
     U_NMSPINNING.getAndAdd(this, 1); // counted before it exists, as wakep's CAS counts its own
     if (startClaimedSpinner(false)) {

@@ -129,6 +129,11 @@ final class RunQueue extends RunQueuePad3 {
    * thief would take before the owner), true when a G went to the ring or the global queue.
    */
   boolean put(G g, boolean next, GlobalQueue global) {
+    if (tail - head >= SIZE) { // plain tail (ours), acquire head: not full now, not full at our put
+      // The overflow takes the lock with Gs claimed: a caller deep in a recursion gets its
+      // StackOverflowError here, before anything moved (StackGuard), not with a G in hand.
+      StackGuard.ensure();
+    }
     if (next) {
       long seq = ++nextSeq; // plain: owner only
       slots[base + NEXT + (int) (seq & 1)] = g; // plain: published by the swap below

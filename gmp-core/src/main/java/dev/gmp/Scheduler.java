@@ -386,6 +386,9 @@ final class Scheduler extends SchedulerPad1 {
     if (runState >= SHUTDOWN && !Mutations.SUBMIT_CHECK_UNLOCKED) {
       boolean withdrawn;
       boolean more;
+      // Not with the lock held (StackGuard). Overflowing here leaves g's fate unsettled, as
+      // ThreadPoolExecutor's addWorker can: never unaccounted (Ms run it, a tidy-up counts it).
+      StackGuard.ensure();
       lock.lock();
       try {
         withdrawn = global.withdraw(g);
@@ -426,6 +429,9 @@ final class Scheduler extends SchedulerPad1 {
    * accepted that no thread can run. An M that appears meanwhile (another submitter's) accepts g.
    */
   private void startFirstOrReject(G g, Runnable task) {
+    if (!idle.roomToWake()) {
+      return; // accepted: sysmon starts the M (Idle#roomToWake)
+    }
     Throwable failure = startFirstM();
     if (failure == null) {
       return;
@@ -480,6 +486,7 @@ final class Scheduler extends SchedulerPad1 {
    */
   private void injectOrPut(G g) {
     while (!global.inject(g)) {
+      StackGuard.ensure(); // not with the lock held; g is not queued yet
       lock.lock();
       try {
         global.drainInjectedLocked();

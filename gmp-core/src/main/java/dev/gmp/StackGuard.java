@@ -26,6 +26,16 @@ final class StackGuard {
     }
   }
 
+  /** Whether the guarded path fits: for a step that may simply be skipped. */
+  static boolean hasRoom() {
+    try {
+      ensure();
+      return true;
+    } catch (StackOverflowError e) {
+      return false;
+    }
+  }
+
   private static int probe(int n) {
     return n == 0 ? 0 : probe(n - 1) + 1;
   }
