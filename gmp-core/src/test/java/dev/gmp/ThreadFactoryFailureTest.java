@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,20 @@ class ThreadFactoryFailureTest {
       GmpExecutor ex = cex.ex();
       // First task: creates the one good thread.
       assertEquals(1, ex.submit(() -> 1).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      // While it runs a task, a submission finds nobody spinning and idle Ps: it asks the
+      // factory for another thread (at once, or sysmon after the backoff), which fails. (Without
+      // this, the good thread may serve every wake-up below by spinning, and nobody asks.)
+      CountDownLatch running = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      ex.execute(() -> {
+        running.countDown();
+        TestSupport.awaitQuietly(release);
+      });
+      TestSupport.await(running, "the good thread runs a task");
+      Future<?> asks = ex.submit(() -> {});
+      TestSupport.awaitCondition("the factory is asked again", () -> calls.get() >= 2);
+      release.countDown();
+      asks.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
       int n = 500;
       CountDownLatch done = new CountDownLatch(n + 100);
       for (int i = 0; i < n; i++) {
@@ -53,8 +68,9 @@ class ThreadFactoryFailureTest {
         }
       });
       TestSupport.await(done, "every task runs on the threads that exist");
+      TestSupport.awaitCondition(() -> "failures counted: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().threadStartFailures() > 0);
       GmpStats s = ex.stats();
-      assertTrue(s.threadStartFailures() > 0, "failures counted: " + s);
       assertEquals(1, good.get());
       assertEquals(1, s.threads(), "only the good thread exists: " + s);
       // Still usable afterwards.
