@@ -53,6 +53,9 @@ final class Counters {
     long steals = s.threads.retiredSteals;
     int threads = 0;
     for (M m : s.threads.allm) {
+      if (m == null) {
+        continue; // freed (Threads#freemLocked)
+      }
       if (m.life() != M.NEW) {
         threads++; // an M that startm is still getting a thread for is not a thread yet
       }

@@ -40,7 +40,7 @@ final class Dump {
     long now = System.nanoTime();
     GmpStats st = Counters.snapshot(s);
     P[] all = s.procs.all;
-    M[] ms = s.threads.allm;
+    M[] ms = s.threads.ms();
     Map<M, P> held = new IdentityHashMap<>();
     StringBuilder b = new StringBuilder(256 + 96 * (all.length + 2 * ms.length));
 

@@ -88,6 +88,19 @@ final class Idle extends IdlePad2 {
    * idle P: the count is given back (and, for wakep, needspinning set). False if no M started.
    */
   private boolean startClaimedSpinner(boolean needspinningIfNoP) {
+    try {
+      return claimAndLaunch(needspinningIfNoP);
+    } catch (OutOfMemoryError e) {
+      // Each step allocates before it changes anything or gives its claim back on failure
+      // (allocm, newm, writeOff), so only the wake-up is undone: sysmon's fallback makes it
+      // (wakeForQueuedWork). An error from here reached an M between taking a task and running
+      // it, and the task was lost with the M; or a submitter whose task was already queued.
+      s.sysmon.wake();
+      return false;
+    }
+  }
+
+  private boolean claimAndLaunch(boolean needspinningIfNoP) {
     M nmp;
     s.lock.lock();
     try {
@@ -270,7 +283,7 @@ final class Idle extends IdlePad2 {
         }
         if (s.threads.mcount >= s.config.maxThreads()) {
           s.threads.startFailedLocked(null); // maxThreads counts as a failure; the spare cap not
-        } else {
+        } else if (s.threads.allocFailureLocked() == null) { // not the heap: allocm counted that
           // At the cap every M exists already: one of them is on its way to park (between
           // dropping its P and mput). stopm sees this flag under the lock and takes the P.
           mWanted = true;

@@ -151,7 +151,7 @@ final class Lifecycle {
       }
       tryTidyLocked(s);
       for (M m : s.threads.allm) {
-        Thread t = m.runner;
+        Thread t = m == null ? null : m.runner; // null: freed (Threads#freemLocked)
         if (t != null) {
           t.interrupt();
         }
@@ -262,15 +262,19 @@ final class Lifecycle {
     if (s.runState != Scheduler.TERMINATED || !s.claimTermination()) {
       return;
     }
-    for (Runnable r : s.terminationActions) {
-      try {
-        r.run();
-      } catch (Throwable e) {
-        // An action failing (an MBean someone else already unregistered) must not stop the rest.
-        s.report(e);
+    try {
+      for (int i = 0; i < s.terminationActions.size(); i++) { // no iterator: nothing to allocate
+        try {
+          s.terminationActions.get(i).run();
+        } catch (Throwable e) {
+          // An action failing (an MBean someone else already unregistered) must not stop the
+          // rest.
+          s.report(e);
+        }
       }
+    } finally {
+      s.terminated.countDown(); // even if a report ran out of memory: awaitTermination returns
     }
-    s.terminated.countDown();
   }
 
   /** isTerminated(): TERMINATED and the termination actions done (awaitTermination agrees). */

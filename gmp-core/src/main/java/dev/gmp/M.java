@@ -205,16 +205,29 @@ final class M implements Runnable {
       return;
     }
     runner = Thread.currentThread();
-    if (Switches.BLOCK_DETECT) {
-      osStat = BlockDetector.ownStatFile(); // on our own thread: /proc/thread-self names it
-    }
     try {
+      if (Switches.BLOCK_DETECT) {
+        osStat = ownStatFile();
+      }
       ThreadTable.register(this);
       SchedulingLoop.mstart(this);
     } catch (SchedulingLoop.MExit e) {
       // the way out of mstart's loop: nothing to report
     } finally {
       sched.threads.mexit(this); // frees the M, and its pin (Threads#freemLocked)
+    }
+  }
+
+  /**
+   * On our own thread: /proc/thread-self names it. Null if the heap has no room for the name: the
+   * detector then does without this M's state (an M that died here, checked in and never
+   * exited, kept the executor from terminating).
+   */
+  private static String ownStatFile() {
+    try {
+      return BlockDetector.ownStatFile();
+    } catch (OutOfMemoryError e) {
+      return null;
     }
   }
 

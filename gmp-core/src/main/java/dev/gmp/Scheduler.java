@@ -456,16 +456,21 @@ final class Scheduler extends SchedulerPad1 {
    */
   Throwable startFirstM() {
     M nm = null;
+    Throwable noRoom = null;
     lock.lock();
     try {
       if (threads.mcount == 0 && runState < TIDYING) {
         P pp = idle.pidleget(); // every P is idle: no M holds one
         if (pp != null) {
           nm = idle.claimFirstMLocked(pp);
+          noRoom = nm == null ? threads.allocFailureLocked() : null;
         }
       }
     } finally {
       lock.unlock();
+    }
+    if (noRoom != null) {
+      return noRoom; // the heap had no room for the M: as a factory's failure
     }
     if (nm == null) {
       idle.wakep(); // an M exists after all: the ordinary path

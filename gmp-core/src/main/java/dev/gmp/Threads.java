@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The Ms' life cycle (Go's allm, newm, mexit): creating a thread for an M, its check-in, the
@@ -70,6 +71,7 @@ final class Threads {
   // Guarded by the scheduler lock; volatile where stats or sysmon read them without it.
   volatile int mcount;
   private long mnext = 1;
+  /** Every M not freed, and empty slots where freed Ms were (allocm drops them; {@link #ms}). */
   volatile M[] allm = new M[0];
 
   /** Threads the factory made for Ms, and the most Ms alive at once (stats). */
@@ -78,7 +80,7 @@ final class Threads {
   volatile int peak;
 
   /** Ms whose thread was started and has not checked in yet (the watchdog's list). */
-  private final List<M> starting = new ArrayList<>();
+  private final ArrayList<M> starting = new ArrayList<>(4); // sized: ensureCapacity works
 
   private volatile int nstarting;
 
@@ -109,7 +111,10 @@ final class Threads {
   private final AtomicBoolean starterRunning = new AtomicBoolean();
 
   /** Threads of Ms that passed mexit and may still be unwinding (awaitTermination joins them). */
-  private final List<Thread> exited = new ArrayList<>();
+  private final ArrayList<Thread> exited = new ArrayList<>(16); // sized: ensureCapacity works
+
+  /** See {@link #allocFailureLocked}. Lock held. */
+  private Throwable allocFailure;
 
   /** This JVM has run {@link #loadMClasses} (plain: a stale false only repeats idempotent work). */
   private static boolean mClassesLoaded;
@@ -198,7 +203,20 @@ final class Threads {
     if (!anyway && backoff != 0 && System.nanoTime() - (backoffFrom + pauseLocked()) < 0) {
       return null;
     }
-    M m = new M(s, mnext++);
+    allocFailure = null;
+    M m;
+    M[] ms;
+    try {
+      m = new M(s, mnext);
+      ms = withRoomForOne(allm);
+    } catch (OutOfMemoryError e) {
+      // Before any change: the caller takes its no-M path (its P back, its claim undone), as
+      // for a factory that fails, and the next wake-up tries again.
+      allocFailure = e;
+      startFailedLocked(e);
+      return null;
+    }
+    mnext++;
     m.attempt = outcomes;
     m.pinned = s.owner.get(); // M#pinned: made for a submission, whose caller holds the executor
     mcount++;
@@ -206,30 +224,67 @@ final class Threads {
     if (counted > peak) {
       peak = counted;
     }
-    M[] ms = Arrays.copyOf(allm, allm.length + 1);
     ms[ms.length - 1] = m;
-    allm = ms;
+    allm = ms; // volatile: readers see the new M's fields set above
     return m;
+  }
+
+  /** The Ms of {@code ms} (freed ones' slots dropped) and a last slot free. */
+  private static M[] withRoomForOne(M[] ms) {
+    int live = 0;
+    for (M x : ms) {
+      live += x != null ? 1 : 0;
+    }
+    M[] next = new M[live + 1];
+    int k = 0;
+    for (M x : ms) {
+      if (x != null) {
+        next[k++] = x;
+      }
+    }
+    return next;
+  }
+
+  /** allm without the freed Ms' empty slots (a copy: Dump, tests). */
+  M[] ms() {
+    M[] ms = allm;
+    M[] out = withRoomForOne(ms);
+    return Arrays.copyOf(out, out.length - 1);
+  }
+
+  /**
+   * Why the last {@link #allocmLocked} returned null, if the heap had no room for an M (null for
+   * the caps, termination and the backoff). Lock held.
+   */
+  Throwable allocFailureLocked() {
+    return allocFailure;
   }
 
   private void freemLocked(M m) {
     m.pinned = null; // M#pinned: a freed M no longer keeps the executor
     mcount--;
     M[] ms = allm;
-    int i = Arrays.asList(ms).indexOf(m);
-    if (i >= 0) {
-      M[] next = new M[ms.length - 1];
-      System.arraycopy(ms, 0, next, 0, i);
-      System.arraycopy(ms, i + 1, next, i, ms.length - i - 1);
-      allm = next;
+    for (int i = 0; i < ms.length; i++) {
+      if (ms[i] == m) {
+        // In place, allocating nothing: an exit must not fail for want of memory (mexit). Plain:
+        // lock-free readers (stats) take a racy snapshot anyway and skip empty slots; allocm
+        // drops them.
+        ms[i] = null;
+        break;
+      }
     }
   }
 
   /** Counts a thread that could not be had (maxThreads reached: no cause). Lock held. */
   void startFailedLocked(Throwable e) {
-    s.counters.threadStartFailures.increment();
     if (e != null) {
       lastStartFailure = e;
+    }
+    try {
+      s.counters.threadStartFailures.increment();
+    } catch (OutOfMemoryError noRoom) {
+      // A contended LongAdder allocates a cell: a count missed, not a caller's state left half
+      // changed (a write-off's P, an allocm's claim).
     }
   }
 
@@ -336,15 +391,24 @@ final class Threads {
       return e;
     }
     m.thread = t;
+    OutOfMemoryError noRoom = null;
     s.lock.lock();
     try {
+      // Before m becomes STARTING: an M made STARTING and not listed is one no watchdog sees.
+      starting.ensureCapacity(starting.size() + 1);
       created++; // threads the factory made (an M waiting for its factory call is not one yet)
       m.startedAt = System.nanoTime();
       m.setLife(M.STARTING);
-      starting.add(m);
+      starting.add(m); // fits
       nstarting = starting.size();
+    } catch (OutOfMemoryError e) {
+      noRoom = e; // thrown by ensureCapacity, before any change
     } finally {
       s.lock.unlock();
+    }
+    if (noRoom != null) {
+      writeOff(m, M.NEW, noRoom); // as a factory's failure: its P back, its claim undone
+      return noRoom;
     }
     try {
       t.start();
@@ -363,7 +427,12 @@ final class Threads {
    * newm, so that a slow ThreadFactory cannot stall sysmon. One at a time, draining the queue.
    */
   void startOffSysmon(M m) {
-    toStart.add(m);
+    try {
+      toStart.add(m);
+    } catch (OutOfMemoryError e) {
+      writeOff(m, M.NEW, e); // not queued: no starter or watchdog would ever find it
+      return;
+    }
     startStarter();
   }
 
@@ -445,6 +514,9 @@ final class Threads {
       if (!m.casLife(from, M.DEAD)) {
         return false;
       }
+      // Nothing from here to the unlock allocates: the factory's failure is often the heap's,
+      // and an error halfway lost the M's P (a starter that died so left the executor unable to
+      // terminate).
       if (starting.remove(m)) {
         nstarting = starting.size();
       }
@@ -465,12 +537,16 @@ final class Threads {
       s.lock.unlock();
     }
     Lifecycle.finishTermination(s);
-    if (report) {
-      s.report(new IllegalStateException(
-          "GmpExecutor[" + s.config.name() + "]: no worker thread could be started", cause));
-    }
     if (spinning) {
       s.idle.unclaimSpinning(); // with the recheck a dropped count needs (Dekker A)
+    }
+    if (report) {
+      try {
+        s.report(new IllegalStateException(
+            "GmpExecutor[" + s.config.name() + "]: no worker thread could be started", cause));
+      } catch (OutOfMemoryError noRoom) {
+        // not even room for the report: the failure still counts in stats
+      }
     }
     s.sysmon.ensureStarted(); // its fallback retries once the backoff ends
     return true;
@@ -642,9 +718,51 @@ final class Threads {
    * nextp with their work, its spinning claim and its spare slot.
    */
   void mexit(M m) {
+    // An M dies as the heap runs out too: an OutOfMemoryError left it counted, and the executor
+    // never terminated. Each step allocates before it changes anything, so a failed one is
+    // tried again once memory may have come back.
+    boolean spinning;
+    for (; ; ) {
+      try {
+        spinning = exitLocked(m);
+        break;
+      } catch (OutOfMemoryError e) {
+        awaitMemory();
+      }
+    }
+    for (; ; ) {
+      try {
+        ThreadTable.unregister(m); // replaces its table whole, or not at all
+        break;
+      } catch (OutOfMemoryError e) {
+        awaitMemory();
+      }
+    }
+    Lifecycle.finishTermination(s); // after unregister: no thread table entry outlives it
+    if (spinning) {
+      s.idle.dropSpinning(m);
+      if (s.idle.workVisible()) {
+        s.idle.wakep();
+      }
+    }
+  }
+
+  /**
+   * A pause before trying an allocation again, for steps that must not be left half done (an
+   * exit, a dead P's timers): a collection or a finished task may free room meanwhile.
+   */
+  static void awaitMemory() {
+    LockSupport.parkNanos(MEMORY_RETRY_NANOS);
+  }
+
+  private static final long MEMORY_RETRY_NANOS = 10_000_000;
+
+  /** mexit's locked part: whether m was spinning. Allocates first, so an error changes nothing. */
+  private boolean exitLocked(M m) {
     boolean spinning;
     s.lock.lock();
     try {
+      roomForExited();
       if (m.onIdleList) {
         s.idle.mremove(m);
       }
@@ -667,10 +785,7 @@ final class Threads {
       m.setLife(M.DEAD);
       ncheckedIn--;
       freemLocked(m);
-      if (exited.size() >= 64) {
-        exited.removeIf(t -> !t.isAlive()); // keep the list as long as the threads still dying
-      }
-      exited.add(m.runner);
+      exited.add(m.runner); // fits: roomForExited
       retiredCompleted += m.completed();
       retiredSteals += m.steals();
       Lifecycle.tryTidyLocked(s);
@@ -678,14 +793,27 @@ final class Threads {
     } finally {
       s.lock.unlock();
     }
-    ThreadTable.unregister(m);
-    Lifecycle.finishTermination(s); // after unregister: no thread table entry outlives it
-    if (spinning) {
-      s.idle.dropSpinning(m);
-      if (s.idle.workVisible()) {
-        s.idle.wakep();
+    return spinning;
+  }
+
+  /**
+   * Room in {@link #exited} for one more thread, dropping those that have died once it holds 64
+   * (it stays as long as the threads still dying). May throw OutOfMemoryError. Lock held.
+   */
+  private void roomForExited() {
+    if (exited.size() >= 64) {
+      int k = 0;
+      for (int i = 0; i < exited.size(); i++) {
+        Thread t = exited.get(i);
+        if (t.isAlive()) {
+          exited.set(k++, t);
+        }
+      }
+      for (int i = exited.size() - 1; i >= k; i--) {
+        exited.remove(i);
       }
     }
+    exited.ensureCapacity(exited.size() + 1);
   }
 
   // ---------------------------------------------------------------- the default thread path

@@ -1,7 +1,7 @@
 package dev.gmp;
 
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
@@ -142,14 +142,16 @@ final class TimerHeap {
    * sleeper's deadline too late (Timers#add). Lock held.
    */
   boolean addLocked(ScheduledTask<?> t) {
+    int n = size;
+    if (n == a.length) {
+      // 1.5x, as STPE's queue: memory per timer on par. Before t enters: an OutOfMemoryError
+      // here changes nothing (the schedule call fails, or a move tries again).
+      a = Arrays.copyOf(a, n + (n >> 1) + 1);
+    }
     t.heap = this;
     if (!t.enterHeap()) { // after the heap write: a canceller that sees it in a heap sees which
       t.heap = null;
       return false;
-    }
-    int n = size;
-    if (n == a.length) {
-      a = Arrays.copyOf(a, n + (n >> 1) + 1); // 1.5x, as STPE's queue: memory per timer on par
     }
     t.seq = seq++;
     siftUp(n, t);
@@ -248,13 +250,18 @@ final class TimerHeap {
       siftDown(i, a[i]);
     }
     if (a.length > KEEP_CAPACITY && k < a.length / 4) {
-      a = Arrays.copyOf(a, a.length / 2); // memory follows the live count
+      try {
+        a = Arrays.copyOf(a, a.length / 2); // memory follows the live count
+      } catch (OutOfMemoryError e) {
+        // the heap is consistent: keep the larger array (a later compaction shrinks it)
+      }
     }
     setNextWhen(k == 0 ? Timers.NONE : a[0].when);
   }
 
   /** Takes every entry out (cancelled ones dropped), into {@code out}. Lock held. */
-  void drainLocked(List<ScheduledTask<?>> out) {
+  void drainLocked(ArrayList<ScheduledTask<?>> out) {
+    out.ensureCapacity(out.size() + size); // before taking any: an error leaves every entry here
     for (int i = 0; i < size; i++) {
       ScheduledTask<?> t = a[i];
       a[i] = null;

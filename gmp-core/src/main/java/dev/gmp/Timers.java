@@ -311,18 +311,29 @@ final class Timers {
    * periodic timers are cancelled rather than moved: the shutdown sweep may have passed the target.
    */
   void moveAll(P from) {
-    List<ScheduledTask<?>> moved = new ArrayList<>();
-    from.timers.lock();
-    try {
-      from.timers.drainLocked(moved);
-      cancelledElsewhere.add(from.timers.takeCancelledCountLocked()); // stats sum live Ps only
-    } finally {
-      from.timers.unlock();
+    // Out of memory, a step is tried again rather than given up: a dropped timer never fires,
+    // and tidy-up waits for the move (movesPending). Each step allocates before it takes.
+    ArrayList<ScheduledTask<?>> moved = null;
+    while (moved == null) {
+      try {
+        ArrayList<ScheduledTask<?>> out = new ArrayList<>(0); // 0: ensureCapacity grows it
+        from.timers.lock();
+        try {
+          from.timers.drainLocked(out);
+          cancelledElsewhere.add(from.timers.takeCancelledCountLocked()); // live Ps only
+        } finally {
+          from.timers.unlock();
+        }
+        moved = out;
+      } catch (OutOfMemoryError e) {
+        Threads.awaitMemory();
+      }
     }
     for (int i = 0; i < moved.size(); ) {
       Procs procs = s.procs;
       P to = procs.all[from.id % procs.all.length];
       TimerHeap h = to.timers;
+      boolean noRoom = false;
       h.lock();
       try {
         if (to.status() == P.Pdead) {
@@ -334,11 +345,16 @@ final class Timers {
             t.cancelQuietly(); // shutdown's policy for periodic timers (sweepOnShutdown)
             cancelledElsewhere.increment();
           } else {
-            h.addLocked(t);
+            h.addLocked(t); // grows before t enters: an error leaves t in moved
           }
         }
+      } catch (OutOfMemoryError e) {
+        noRoom = true;
       } finally {
         h.unlock();
+      }
+      if (noRoom) {
+        Threads.awaitMemory(); // then the rest, from t on
       }
     }
     if (!moved.isEmpty()) {
@@ -394,7 +410,7 @@ final class Timers {
    * timer, returned (not cancelled), as STPE does.
    */
   void drainOnShutdownNow(List<Runnable> out) {
-    List<ScheduledTask<?>> all = new ArrayList<>();
+    ArrayList<ScheduledTask<?>> all = new ArrayList<>(0); // see moveAll
     for (P p : s.procs.all) {
       TimerHeap h = p.timers;
       h.lock();

@@ -37,7 +37,7 @@ class BlockingTest {
   /** The Ms' own view, for failure messages: which M still counts as spare, holding what. */
   static String describeMs(GmpExecutor ex) {
     StringBuilder b = new StringBuilder();
-    for (M m : ex.sched.threads.allm) {
+    for (M m : ex.sched.threads.ms()) {
       G g = m.curg(); // read once: the M may finish its task between two reads
       b.append(' ').append(m).append("{spare=").append(m.spare()).append(", p=").append(m.p)
           .append(", curg=").append(g == null ? null : G.statusName(g.status()))
@@ -465,7 +465,7 @@ class BlockingTest {
         }
       });
       awaitCondition("task BLOCKED on the monitor", () -> {
-        for (M m : ex.sched.threads.allm) {
+        for (M m : ex.sched.threads.ms()) {
           Thread t = m.thread;
           if (t != null && t.getState() == Thread.State.BLOCKED) {
             return true;

@@ -55,7 +55,7 @@ class CardIslandTest {
       assertEquals(null, owners.put(island, "P" + pp.id), "P" + pp.id + " shares its island");
     }
     int ran = 0;
-    for (M m : ex.sched.threads.allm) {
+    for (M m : ex.sched.threads.ms()) {
       G[] island = m.curgIslandForTest();
       if (island == CardIsland.UNSTARTED_M) {
         continue; // never ran a task (sysmon's helpers, a spare)

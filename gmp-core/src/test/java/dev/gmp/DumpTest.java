@@ -93,7 +93,7 @@ class DumpTest {
             + " schedtick=\\d+ syscalltick=\\d+");
         assertTrue(p != null, "line for P" + i + " in\n" + d);
       }
-      M[] ms = ex.sched.threads.allm;
+      M[] ms = ex.sched.threads.ms();
       assertTrue(ms.length >= 1);
       for (M m : ms) {
         // The default factory names an M's thread after the M.

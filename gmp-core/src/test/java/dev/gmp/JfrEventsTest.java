@@ -255,7 +255,7 @@ class JfrEventsTest {
         // "the only M": one run in 15 had a second (threads=2, both idle), e.g. from a wake-up
         // while the first was between dropping its P and reaching the idle list.
         TestSupport.awaitCondition(() -> "parked: " + ex.stats(), LIVENESS_SECONDS, () -> {
-          M[] ms = ex.sched.threads.allm;
+          M[] ms = ex.sched.threads.ms();
           if (ms.length == 0) {
             return false;
           }

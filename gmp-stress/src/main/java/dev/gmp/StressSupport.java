@@ -135,7 +135,7 @@ final class StressSupport {
    */
   static String wakeVerdict(Scheduler s, M m1, boolean queued) {
     boolean spins = m1.p != null && m1.spinning;
-    int started = s.threads.allm.length;
+    int started = s.threads.ms().length;
     String state = wakeState(s);
     if (!queued) {
       return "LOST task " + state;
@@ -157,7 +157,7 @@ final class StressSupport {
    */
   static String recheckVerdict(Scheduler s, M m1, boolean queued, boolean m1TookIt) {
     boolean back = m1.p != null;
-    int started = s.threads.allm.length;
+    int started = s.threads.ms().length;
     String state = wakeState(s);
     if (!queued) {
       return (m1TookIt ? "M1 took it " : "LOST task ") + state;
@@ -179,7 +179,7 @@ final class StressSupport {
   /** How many Ms startm created and handed {@code pp} to (through nextp). */
   static int handedTo(Scheduler s, P pp) {
     int n = 0;
-    for (M m : s.threads.allm) {
+    for (M m : s.threads.ms()) {
       if (m.nextp == pp) {
         n++;
       }

@@ -5,7 +5,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.util.ArrayList;
-import java.util.List;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -51,7 +50,7 @@ public class TimerCancelVsMoveStress {
 
   @Actor
   public void move() { // what moveLocked does, for a given pair of heaps
-    List<ScheduledTask<?>> moved = new ArrayList<>();
+    ArrayList<ScheduledTask<?>> moved = new ArrayList<>();
     p0.timers.lock();
     try {
       p0.timers.drainLocked(moved);

@@ -32,7 +32,7 @@ class ExitsyscallAbaTest {
     p0.sysmonSyscalltick = p0.syscalltick();
     s.sysmon.retake(System.nanoTime() + 1_000_000_000L); // M1's call retaken, P0 to a new M
     assertEquals(1, s.spares.count, "M1 is spare while its call runs P-less");
-    M m2 = s.threads.allm[0];
+    M m2 = s.threads.ms()[0];
     assertSame(p0, m2.nextp);
     m2.nextp = null;
     assertEquals(true, s.acquirep(m2, p0));
