@@ -8,6 +8,28 @@ import java.util.concurrent.atomic.LongAdder;
  * single-writer, and are summed here.
  */
 final class Counters {
+  /**
+   * Counts one, unless the heap has no room for the adder's cell (a contended LongAdder
+   * allocates one): stats may miss a count, but the state change around it is never left half
+   * done by an OutOfMemoryError.
+   */
+  static void count(LongAdder a) {
+    try {
+      a.increment();
+    } catch (OutOfMemoryError e) {
+      // see above
+    }
+  }
+
+  /** As {@link #count(LongAdder)}, {@code n} at once. */
+  static void count(LongAdder a, long n) {
+    try {
+      a.add(n);
+    } catch (OutOfMemoryError e) {
+      // see count(LongAdder)
+    }
+  }
+
   final LongAdder parks = new LongAdder();
   final LongAdder unparks = new LongAdder();
   final LongAdder threadStartFailures = new LongAdder();

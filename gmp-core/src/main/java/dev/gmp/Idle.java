@@ -150,7 +150,7 @@ final class Idle extends IdlePad2 {
     }
     U_NMSPINNING.getAndAdd(this, 1); // counted before it exists, as wakep's CAS counts its own
     if (startClaimedSpinner(false)) {
-      s.counters.staleSpinnerWakes.increment();
+      Counters.count(s.counters.staleSpinnerWakes);
     }
   }
 
@@ -355,7 +355,7 @@ final class Idle extends IdlePad2 {
    * Lock held.
    */
   M handoffLocked(P pp) {
-    s.counters.handoffs.increment();
+    Counters.count(s.counters.handoffs);
     if (!pp.runq.isEmpty() || s.global.liveSizeLocked() != 0) {
       return claimMLocked(pp, false);
     }
@@ -398,7 +398,7 @@ final class Idle extends IdlePad2 {
 
   /** Counts an M that M#wakeup really had to unpark (stats, and the JFR Unpark event). */
   void unparked(M m) {
-    s.counters.unparks.increment();
+    Counters.count(s.counters.unparks);
     if (Jfr.on) {
       Jfr.unpark(s, m);
     }
@@ -473,7 +473,7 @@ final class Idle extends IdlePad2 {
         }
         continue;
       }
-      s.counters.parks.increment();
+      Counters.count(s.counters.parks);
       Jfr.ParkEvent park = Jfr.on ? Jfr.parkBegin(s, m) : null;
       int how = timerSleeper ? s.timers.sleeper.sleep(m) : TimerSleeper.IDLE;
       if (how == TimerSleeper.DUE) { // off the idle list, with an idle P for the due timers

@@ -62,7 +62,7 @@ final class Resize {
         follow(s, n);
       }
     }
-    s.counters.cpuChecks.increment();
+    Counters.count(s.counters.cpuChecks);
   }
 
   /**
@@ -107,7 +107,11 @@ final class Resize {
           s.idle.pidleput(next[i]);
         }
       } else {
-        s.procs = new Procs(Arrays.copyOf(cur, n));
+        // Every allocation first: an OutOfMemoryError past here would leave Ps half retired.
+        Procs fewer = new Procs(Arrays.copyOf(cur, n));
+        s.retake.zombies.ensureCapacity(s.retake.zombies.size() + old - n);
+        retired = new ArrayList<>(old - n);
+        s.procs = fewer;
         s.gomaxprocs = n;
         for (int i = n; i < old; i++) {
           P pp = cur[i];
@@ -124,10 +128,7 @@ final class Resize {
           }
           s.global.putRing(pp.runq);
           s.timers.willMoveLocked(); // Go's moveTimers, once the lock is released
-          if (retired == null) {
-            retired = new ArrayList<>();
-          }
-          retired.add(pp);
+          retired.add(pp); // fits
           if (Jfr.on) {
             Jfr.procState(s, pp.id, P.Pdead, null);
           }

@@ -17,7 +17,7 @@ final class Retake {
   private final Scheduler s;
 
   /** Dead Ps whose owning M has not yet noticed (retired or retaken from under a task). Lock. */
-  final List<P> zombies = new ArrayList<>();
+  final ArrayList<P> zombies = new ArrayList<>(4); // sized: ensureCapacity works
 
   /**
    * Drained zombies' run-queue islands (CardIsland), for the Ps that replace retaken ones: with
@@ -108,20 +108,23 @@ final class Retake {
       pp.setM(null);
       from = mp == null ? -1 : mp.id;
       if (!eager) { // the call giving its own P away is a hand-off, not a retake (GmpStats)
-        s.counters.retakes.increment();
+        Counters.count(s.counters.retakes);
       }
       next = s.idle.handoffLocked(pp);
     } finally {
       s.lock.unlock();
     }
-    if (Jfr.on) {
-      long held = eager ? 0 : System.nanoTime() - pp.syscallwhen();
-      if (!eager) {
-        Jfr.retake(s, pp.id, "syscall", from, held);
+    try {
+      if (Jfr.on) {
+        long held = eager ? 0 : System.nanoTime() - pp.syscallwhen();
+        if (!eager) {
+          Jfr.retake(s, pp.id, "syscall", from, held);
+        }
+        Jfr.handoff(s, pp.id, eager, held);
       }
-      Jfr.handoff(s, pp.id, eager, held);
+    } finally {
+      s.idle.launch(next); // as in the blocked retake: next is woken whatever fails above
     }
-    s.idle.launch(next);
     return true;
   }
 
@@ -157,7 +160,7 @@ final class Retake {
     }
     best.setM(null);
     m.parkAtOnce = false; // m's own field (the caller is m): it has a P again
-    s.counters.retakes.increment();
+    Counters.count(s.counters.retakes);
     if (Jfr.on) {
       Jfr.retake(s, best.id, "syscall", mp == null ? -1 : mp.id,
           System.nanoTime() - best.syscallwhen());
@@ -233,6 +236,7 @@ final class Retake {
       }
       P np = new P(pp.id, island);
       Procs replaced = procs.replace(pp.id, np);
+      zombies.ensureCapacity(zombies.size() + 1); // its add below, after the CAS, must not fail
       int r = s.spares.reserve(mp);
       // CAS: races entersyscall (whose call may count mp meanwhile: settleSpare) and setParallelism
       boolean won = r >= 0 && pp.casStatus(P.Prunning, P.Pdead);
@@ -248,9 +252,9 @@ final class Retake {
       s.procs = replaced;
       s.timers.willMoveLocked(); // to np, once the lock is released (procs holds np now)
       zombies.add(pp);
-      s.counters.retakes.increment();
+      Counters.count(s.counters.retakes);
       if (detected) {
-        s.counters.blockRetakes.increment();
+        Counters.count(s.counters.blockRetakes);
       }
       next = s.idle.handoffLocked(np);
     } finally {
@@ -259,19 +263,24 @@ final class Retake {
       }
       s.lock.unlock();
     }
-    s.timers.moveAll(pp);
-    s.timers.moved();
-    BlockDetector det = s.sysmon.detector; // only sysmon calls this: the detector is its own
-    if (det != null && next != null) {
-      det.baseline(next, System.nanoTime());
+    // next is off the idle list with the P in nextp: whatever fails here (out of memory), it
+    // is woken, or it would park for good beside an executor that can never terminate.
+    try {
+      s.timers.moveAll(pp);
+      s.timers.moved();
+      BlockDetector det = s.sysmon.detector; // only sysmon calls this: the detector is its own
+      if (det != null && next != null) {
+        det.baseline(next, System.nanoTime());
+      }
+      if (Jfr.on) {
+        long seen = mp.since(); // sysmon's first sight of this task (or its last call's start)
+        long held = seen == 0 ? 0 : System.nanoTime() - seen;
+        Jfr.retake(s, pp.id, "blocked", mp.id, held);
+        Jfr.handoff(s, pp.id, false, held); // handoffLocked counted one: each has its event
+      }
+    } finally {
+      s.idle.launch(next);
     }
-    if (Jfr.on) {
-      long seen = mp.since(); // sysmon's first sight of this task (or its last call's start)
-      long held = seen == 0 ? 0 : System.nanoTime() - seen;
-      Jfr.retake(s, pp.id, "blocked", mp.id, held);
-      Jfr.handoff(s, pp.id, false, held); // handoffLocked counted one: each count has its event
-    }
-    s.idle.launch(next);
     return true;
   }
 

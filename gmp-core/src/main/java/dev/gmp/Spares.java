@@ -233,7 +233,7 @@ final class Spares {
       return null;
     }
     best.setM(null);
-    s.counters.retakes.increment();
+    Counters.count(s.counters.retakes);
     if (Jfr.on) {
       Jfr.retake(s, best.id, "syscall", mp.id, System.nanoTime() - best.syscallwhen());
     }
@@ -274,7 +274,7 @@ final class Spares {
               m.spinning = true;
             }
           }
-          s.counters.lateHandoffTakes.increment();
+          Counters.count(s.counters.lateHandoffTakes);
           return pp;
         }
       }

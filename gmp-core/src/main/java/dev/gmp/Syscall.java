@@ -26,6 +26,10 @@ final class Syscall {
     if (gp == null || gp.status() != G.Grunning) {
       return work.call(); // not inside a task, or already inside blocking(): nothing to hand off
     }
+    // Entering and leaving change the P's status, the spare count and the M's P in several
+    // calls: a caller deep in a recursion must overflow here, before any, not halfway
+    // (StackGuard). Leaving runs at this same depth, whatever work did.
+    StackGuard.ensure();
     entersyscall(m, gp);
     try {
       return work.call();

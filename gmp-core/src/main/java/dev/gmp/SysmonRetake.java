@@ -79,7 +79,7 @@ final class SysmonRetake {
           pp.sysmonSchedwhen = now;
         } else if (now - pp.sysmonSchedwhen >= slice && !pp.preempt()) {
           pp.setPreempt(true);
-          s.counters.preemptionRequests.increment();
+          Counters.count(s.counters.preemptionRequests);
         }
         n += retakeFromTask(pp, now, slice);
       }

@@ -280,12 +280,7 @@ final class Threads {
     if (e != null) {
       lastStartFailure = e;
     }
-    try {
-      s.counters.threadStartFailures.increment();
-    } catch (OutOfMemoryError noRoom) {
-      // A contended LongAdder allocates a cell: a count missed, not a caller's state left half
-      // changed (a write-off's P, an allocm's claim).
-    }
+    Counters.count(s.counters.threadStartFailures); // never throws: a write-off's P, allocm's claim
   }
 
   /**
@@ -439,9 +434,9 @@ final class Threads {
   /** Starts a starter unless one runs; without a thread at all, drains the queue here. */
   private void startStarter() {
     if (starterRunning.compareAndSet(false, true)) { // CAS: one starter drains at a time
-      Thread t = newDaemon(s.config.name() + "-starter", new Starter(this), s.config.contextClassLoader());
       try {
-        t.start();
+        String name = s.config.name() + "-starter";
+        newDaemon(name, new Starter(this), s.config.contextClassLoader()).start();
       } catch (Throwable e) { // no thread at all (out of memory): start them here after all
         starterRunning.set(false);
         drainStarts();
@@ -637,7 +632,7 @@ final class Threads {
         return false;
       }
       spinning = took == Spares.TOOK_SPINNING;
-      s.counters.lateThreadStarts.increment();
+      Counters.count(s.counters.lateThreadStarts);
       s.idle.returnPLocked(pp);
     } finally {
       s.lock.unlock();
@@ -664,7 +659,7 @@ final class Threads {
       }
       m.late = true;
       backOffLocked(m);
-      s.counters.lateThreadStarts.increment();
+      Counters.count(s.counters.lateThreadStarts);
       boolean spin = m.spinning; // before the CAS: see above
       P pp = m.nextp;
       if (pp != null && m.cancelNextp(pp)) {

@@ -82,7 +82,7 @@ final class Timers {
       // (ScheduledThreadPoolExecutor's rule). Throws if shut down or no thread can run it: then
       // it is not counted.
       s.submitInOrder(t);
-      fired.increment();
+      Counters.count(fired);
       return t;
     }
     if (!add(t)) {
@@ -128,6 +128,7 @@ final class Timers {
   int add(P pp, ScheduledTask<?> t) {
     TimerHeap h = pp.timers;
     boolean earliest;
+    StackGuard.ensureShallow(); // the locked section (a sift) must not overflow (TimerHeap#locked)
     h.lock();
     try {
       if (s.runState >= Scheduler.SHUTDOWN) {
@@ -138,7 +139,7 @@ final class Timers {
       }
       earliest = h.addLocked(t);
     } finally {
-      h.unlock();
+      h.locked = 0; // inline, not unlock(): the caller may be deep in a recursion (TimerHeap)
     }
     // Only an add that lowers the heap's nextWhen needs Dekker F (Go's maybeAdd wakes the
     // netpoller only when when < ts.wakeTime()): nextWhen is otherwise lowered by nothing, so a
@@ -178,10 +179,10 @@ final class Timers {
     if (h != null) {
       h.noteCancelled(); // getAndAdd, then read retired: one of us sees the other's write
       if (h.retired() && h.reclaimLateCancel()) {
-        cancelledElsewhere.increment(); // counted after the heap handed its count over
+        Counters.count(cancelledElsewhere); // counted after the heap handed its count over
       }
     } else {
-      cancelledElsewhere.increment();
+      Counters.count(cancelledElsewhere);
     }
     if (s.runState >= Scheduler.SHUTDOWN) {
       tidyAfterCancel();
@@ -267,7 +268,7 @@ final class Timers {
       }
     }
     if (total != 0) {
-      fired.add(total);
+      Counters.count(fired, total);
       if (total > 1) {
         VarHandle.fullFence(); // Dekker A: the ring's release stores before wakep's reads
         s.idle.wakep(); // this M runs one; others may take the rest
@@ -320,7 +321,8 @@ final class Timers {
         from.timers.lock();
         try {
           from.timers.drainLocked(out);
-          cancelledElsewhere.add(from.timers.takeCancelledCountLocked()); // live Ps only
+          // stats sum live Ps only
+          Counters.count(cancelledElsewhere, from.timers.takeCancelledCountLocked());
         } finally {
           from.timers.unlock();
         }
@@ -343,7 +345,7 @@ final class Timers {
           ScheduledTask<?> t = moved.get(i);
           if (t.isPeriodic() && s.runState >= Scheduler.SHUTDOWN) {
             t.cancelQuietly(); // shutdown's policy for periodic timers (sweepOnShutdown)
-            cancelledElsewhere.increment();
+            Counters.count(cancelledElsewhere);
           } else {
             h.addLocked(t); // grows before t enters: an error leaves t in moved
           }
