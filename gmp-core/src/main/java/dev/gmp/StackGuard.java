@@ -41,19 +41,6 @@ final class StackGuard {
     return r + (a ^ b ^ c ^ d ^ e ^ f ^ g ^ h);
   }
 
-  /**
-   * Frames for a short locked section with no lock call of its own inside (a timer heap's sift):
-   * a fraction of {@link #ensure}'s cost, on a path every schedule() takes.
-   */
-  private static final int SHALLOW_DEPTH = 8;
-
-  /** As {@link #ensure}, for a short locked section ({@link #SHALLOW_DEPTH}). */
-  static void ensureShallow() {
-    if (probe(SHALLOW_DEPTH, 1, 2, 3, 4, 5, 6, 7, 8) == 0) {
-      throw new AssertionError(); // never, as in ensure
-    }
-  }
-
   /** Whether the guarded path fits: for a step that may simply be skipped. */
   static boolean hasRoom() {
     try {

@@ -42,13 +42,12 @@ final class TimerHeap {
    * The heap's lock word (0 free, 1 held): a CAS to take it, a release store to give it back.
    * Held for one sift or one batch of pops, never around user code or a park, so a waiter spins
    * and then yields rather than parking; the add's own full fence (Timers#added) is the StoreLoad
-   * that Dekker F needs, so the release needs none. A user's thread takes it only with stack
-   * room for the locked section (StackGuard#ensureShallow): an overflow inside would leave a
-   * sift half done. It releases it with {@code locked = 0} written inline (volatile: a release,
-   * and a StoreLoad it does not need), not with unlock(), whose call (the updater's, interpreted)
-   * is the deepest part of the section.
+   * that Dekker F needs, so the release needs none. Unguarded against a scheduling thread deep
+   * in a recursion: a StackOverflowError inside would leave a sift half done and the lock held
+   * (StackGuard's cost here: docs/benchmarks.md).
    */
-  volatile int locked;
+  @SuppressWarnings("unused")
+  private volatile int locked;
 
   /**
    * Cancelled entries removed from this heap (by pops, cleanups, compaction, drains). Written

@@ -128,7 +128,6 @@ final class Timers {
   int add(P pp, ScheduledTask<?> t) {
     TimerHeap h = pp.timers;
     boolean earliest;
-    StackGuard.ensureShallow(); // the locked section (a sift) must not overflow (TimerHeap#locked)
     h.lock();
     try {
       if (s.runState >= Scheduler.SHUTDOWN) {
@@ -139,7 +138,7 @@ final class Timers {
       }
       earliest = h.addLocked(t);
     } finally {
-      h.locked = 0; // inline, not unlock(): the caller may be deep in a recursion (TimerHeap)
+      h.unlock();
     }
     // Only an add that lowers the heap's nextWhen needs Dekker F (Go's maybeAdd wakes the
     // netpoller only when when < ts.wakeTime()): nextWhen is otherwise lowered by nothing, so a
