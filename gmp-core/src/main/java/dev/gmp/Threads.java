@@ -197,13 +197,13 @@ final class Threads {
    * gone, Scheduler#startFirstOrReject). Lock held.
    */
   M allocmLocked(boolean anyway) {
+    allocFailure = null; // this call's outcome only: a stale one read as the heap's refusal
     if (!roomLocked() || s.runState >= Scheduler.TIDYING) {
       return null;
     }
     if (!anyway && backoff != 0 && System.nanoTime() - (backoffFrom + pauseLocked()) < 0) {
       return null;
     }
-    allocFailure = null;
     M m;
     M[] ms;
     try {
