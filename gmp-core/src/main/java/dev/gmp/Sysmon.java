@@ -174,18 +174,38 @@ final class Sysmon implements Runnable {
       return true;
     }
     if (thread == null) {
+      // Never throws: callers restart a dead sysmon from the middle of their own steps (a wake-up
+      // of an M that has just taken a task, a returning blocking call holding a P it took), and
+      // an OutOfMemoryError there lost the task or the P. Without room, sysmon stays dead and
+      // waiting, so that the next caller that looks tries again.
       Thread t = null;
       s.lock.lock();
       try {
         if (thread == null && s.runState < Scheduler.TIDYING) {
-          t = Threads.newDaemon(s.config.name() + "-sysmon", this, s.config.contextClassLoader());
+          String name = s.config.name() + "-sysmon";
+          t = Threads.newDaemon(name, this, s.config.contextClassLoader());
           thread = t;
         }
+      } catch (OutOfMemoryError e) {
+        waiting = true;
+        return true;
       } finally {
         s.lock.unlock();
       }
       if (t != null) {
-        t.start(); // outside the lock: a thread start is a system call
+        try {
+          t.start(); // outside the lock: a thread start is a system call
+        } catch (Throwable e) { // out of memory, or no native thread for it
+          s.lock.lock();
+          try {
+            if (thread == t) {
+              thread = null;
+              waiting = true;
+            }
+          } finally {
+            s.lock.unlock();
+          }
+        }
         return true;
       }
     }
