@@ -71,8 +71,8 @@ final class Idle extends IdlePad2 {
    * deep in a recursion would overflow in the middle, leaving the spinning count claimed (no
    * wake-up ever again) or the scheduler lock held. Without room, the work that needed the
    * wake-up is queued already: sysmon, woken here, finds it from its own stack
-   * (wakeForQueuedWork), and the caller returns normally, its task accepted. So a submission
-   * that throws StackOverflowError never accepted its task.
+   * (wakeForQueuedWork), and the caller returns normally, its task accepted (an error at the
+   * entry of some later call may still reach it, as under ForkJoinPool).
    */
   boolean roomToWake() {
     if (StackGuard.hasRoom()) {

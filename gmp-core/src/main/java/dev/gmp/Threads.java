@@ -2,7 +2,6 @@ package dev.gmp;
 
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
@@ -208,7 +207,7 @@ final class Threads {
     M[] ms;
     try {
       m = new M(s, mnext);
-      ms = withRoomForOne(allm);
+      ms = live(allm, 1);
     } catch (OutOfMemoryError e) {
       // Before any change: the caller takes its no-M path (its P back, its claim undone), as
       // for a factory that fails, and the next wake-up tries again.
@@ -229,13 +228,13 @@ final class Threads {
     return m;
   }
 
-  /** The Ms of {@code ms} (freed ones' slots dropped) and a last slot free. */
-  private static M[] withRoomForOne(M[] ms) {
+  /** The Ms of {@code ms} (freed ones' slots dropped), then {@code room} free slots. */
+  private static M[] live(M[] ms, int room) {
     int live = 0;
     for (M x : ms) {
       live += x != null ? 1 : 0;
     }
-    M[] next = new M[live + 1];
+    M[] next = new M[live + room];
     int k = 0;
     for (M x : ms) {
       if (x != null) {
@@ -247,9 +246,7 @@ final class Threads {
 
   /** allm without the freed Ms' empty slots (a copy: Dump, tests). */
   M[] ms() {
-    M[] ms = allm;
-    M[] out = withRoomForOne(ms);
-    return Arrays.copyOf(out, out.length - 1);
+    return live(allm, 0);
   }
 
   /**
