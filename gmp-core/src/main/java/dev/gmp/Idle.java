@@ -94,7 +94,9 @@ final class Idle extends IdlePad2 {
       // Each step allocates before it changes anything or gives its claim back on failure
       // (allocm, newm, writeOff), so only the wake-up is undone: sysmon's fallback makes it
       // (wakeForQueuedWork). An error from here reached an M between taking a task and running
-      // it, and the task was lost with the M; or a submitter whose task was already queued.
+      // it, and the task was lost with the M; or a submitter whose task was already queued. An
+      // error the JVM raised between pidleget and the hand-off leaves the P in our hand.
+      reclaimHeld();
       s.sysmon.wake();
       return false;
     }
@@ -314,6 +316,7 @@ final class Idle extends IdlePad2 {
       return null;
     }
     M target = (M) standIn.task;
+    pp.heldBy = null; // placed, as in handLocked
     target.nextp = pp; // volatile, before the wake-up that publishes it (read after the sleep)
     return target;
   }
@@ -341,6 +344,7 @@ final class Idle extends IdlePad2 {
    * thread the factory has returned, and a factory may take longer than any task. Lock held.
    */
   private void handLocked(P pp, M m) {
+    pp.heldBy = null; // placed: the hand-off now holds it (and its cancel takes it back)
     m.nextp = pp;
     pp.handedTo = m;
     pp.handedAt = System.nanoTime();
@@ -432,6 +436,42 @@ final class Idle extends IdlePad2 {
     }
     pidleput(pp);
     Lifecycle.tryTidyLocked(s);
+  }
+
+  /**
+   * Gives back every P the calling thread took and has neither placed nor acquired (P#heldBy),
+   * after an Error cut its step short: idle, on no list and in no M's hand-off, such a P would
+   * never be placed by anyone. It goes where a returned P goes. mexit runs this for an M's
+   * thread; sysmon's round and a failed wake-up for theirs. Lock held.
+   */
+  void reclaimHeldLocked() {
+    Thread self = Thread.currentThread();
+    for (P pp : s.procs.all) {
+      if (pp.heldBy == self
+          && pp.status() == P.Pidle
+          && !pp.onIdleList
+          && !s.threads.handedLocked(pp)) {
+        returnPLocked(pp);
+      }
+    }
+  }
+
+  /**
+   * {@link #reclaimHeldLocked} from an error path; never throws (the error being handled is the
+   * one to report). Queued work beside a given-back P is sysmon's to wake an M for
+   * (Sysmon#wakeForQueuedWork), as after any failed wake-up.
+   */
+  void reclaimHeld() {
+    try {
+      s.lock.lock();
+      try {
+        reclaimHeldLocked();
+      } finally {
+        s.lock.unlock();
+      }
+    } catch (Throwable e) {
+      // still short of memory: the P stays lost, as it was before this look
+    }
   }
 
   /**
@@ -530,6 +570,7 @@ final class Idle extends IdlePad2 {
     }
     pp.setStatus(P.Pidle);
     pp.handedTo = null;
+    pp.heldBy = null;
     pp.link = pidle;
     pp.onIdleList = true;
     pidle = pp;

@@ -85,6 +85,7 @@ abstract class IdleLists extends IdlePad1 {
       pidle = pp.link;
       pp.link = null;
       pp.onIdleList = false;
+      pp.heldBy = Thread.currentThread(); // until placed or acquired (P#heldBy)
       npidle = npidle - 1;
     }
     return pp;
@@ -101,6 +102,7 @@ abstract class IdleLists extends IdlePad1 {
         prev.link = x.link;
         x.link = null;
         x.onIdleList = false;
+        x.heldBy = Thread.currentThread(); // as in pidleget
         npidle = npidle - 1;
         return x;
       }

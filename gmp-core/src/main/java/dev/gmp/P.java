@@ -84,6 +84,18 @@ final class P extends PPad1 {
   boolean handedToNew;
 
   /**
+   * The thread that took this P for itself or to hand on (off the idle list, back from a late
+   * hand-off, from a blocking call) or made it (a retake's replacement), until it acquires or
+   * places it (the idle list, an M's nextp), which clear it. If that thread fails in between, with
+   * the P in a local variable only, it gives the P back (Idle#reclaimHeldLocked): an Error can
+   * come from anywhere while the heap is full (the JVM links a call site it runs for the first
+   * time by allocating), and a P lost so idled on no list for good, the executor unable to
+   * terminate. Volatile: a thread that reads itself here must be reading its latest hold, never
+   * its own older write that a later acquire (by another thread, without the lock) has cleared.
+   */
+  volatile Thread heldBy;
+
+  /**
    * Incremented by the owner per scheduled task unless the task inherits the slice (runnext).
    * Go's uint32: it wraps (after 2^32 tasks), and its readers only take it modulo 61 or see
    * whether it moved. An int, so that a plain store is never torn.

@@ -105,6 +105,7 @@ final class Retake {
         refusedForRoom = !eager && r < 0;
         return false;
       }
+      pp.heldBy = Thread.currentThread(); // ours until handoffLocked places it (P#heldBy)
       pp.setM(null);
       from = mp == null ? -1 : mp.id;
       if (!eager) { // the call giving its own P away is a hand-off, not a retake (GmpStats)
@@ -158,6 +159,7 @@ final class Retake {
     if (!won) {
       return null; // its call just returned: it keeps the P
     }
+    best.heldBy = Thread.currentThread(); // the caller's until its acquirep (P#heldBy)
     best.setM(null);
     m.parkAtOnce = false; // m's own field (the caller is m): it has a P again
     Counters.count(s.counters.retakes);
@@ -209,7 +211,8 @@ final class Retake {
    */
   boolean retakeRunning(P pp, M mp, G gp, long completed, boolean detected) {
     refusedForRoom = false;
-    M next;
+    M next = null;
+    Throwable failed = null;
     // The new P's island: a recycled one, or one allocated here, before the lock (nothing under
     // the lock allocates 64 KB); one left unused joins the pool.
     G[] fresh = islandCount == 0 ? CardIsland.allocate(RunQueue.LIVE) : null;
@@ -246,17 +249,28 @@ final class Retake {
         recycleLocked(island);
         return false;
       }
-      islandCount = islands.size();
-      gp.casStatus(G.Grunning, G.Gwaiting);
-      pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
-      s.procs = replaced;
-      s.timers.willMoveLocked(); // to np, once the lock is released (procs holds np now)
-      zombies.add(pp);
-      Counters.count(s.counters.retakes);
-      if (detected) {
-        Counters.count(s.counters.blockRetakes);
+      // pp is dead and its permit lives on in np: whatever fails from here (an Error the JVM can
+      // raise anywhere while the heap is full), np is published, pp's timers move, and sysmon's
+      // round gives np back if it was never placed (P#heldBy, Idle#reclaimHeldLocked).
+      np.heldBy = Thread.currentThread();
+      s.timers.willMoveLocked(); // to np, once the lock is released (procs holds np then)
+      try {
+        try {
+          islandCount = islands.size();
+          gp.casStatus(G.Grunning, G.Gwaiting);
+          pp.runq.moveTo(np.runq); // np is not published yet: we are its only owner
+        } finally {
+          s.procs = replaced;
+        }
+        zombies.add(pp);
+        Counters.count(s.counters.retakes);
+        if (detected) {
+          Counters.count(s.counters.blockRetakes);
+        }
+        next = s.idle.handoffLocked(np);
+      } catch (Throwable e) {
+        failed = e; // after the move and the launch below, to sysmon's round
       }
-      next = s.idle.handoffLocked(np);
     } finally {
       if (fresh != null) {
         recycleLocked(fresh);
@@ -280,6 +294,12 @@ final class Retake {
       }
     } finally {
       s.idle.launch(next);
+    }
+    if (failed instanceof RuntimeException e) {
+      throw e;
+    }
+    if (failed != null) {
+      throw (Error) failed; // nothing above throws a checked exception
     }
     return true;
   }

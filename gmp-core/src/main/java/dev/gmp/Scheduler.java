@@ -53,6 +53,9 @@ import java.util.function.IntToLongFunction;
  *       transit</i> (Pidle, on no list, in exactly one M's nextp: startm to the M's acquirep;
  *       an idle M's, if it is late to wake, may be taken back by an M that needs a P,
  *       {@link Spares#takeLateHandoffLocked}),
+ *       <i>in hand</i> (Pidle, on no list, in one thread's local variable between taking and
+ *       placing or acquiring it, {@link P#heldBy} that thread: if an Error ends the step, that
+ *       thread gives it back, {@link Idle#reclaimHeldLocked}),
  *       <i>zombie</i> (Pdead, on {@link Retake#zombies}, still held by an M that has not noticed)
  *       or <i>dead</i> (Pdead, on no list, ring empty). A P on the idle list has an empty ring:
  *       thieves skip such Ps ({@code P.onIdleList}), so whoever idles a P first moves its ring to
@@ -466,6 +469,9 @@ final class Scheduler extends SchedulerPad1 {
           noRoom = nm == null ? threads.allocFailureLocked() : null;
         }
       }
+    } catch (Throwable e) {
+      idle.reclaimHeldLocked(); // an Error between pidleget and the hand-off (P#heldBy)
+      throw e;
     } finally {
       lock.unlock();
     }
@@ -537,6 +543,7 @@ final class Scheduler extends SchedulerPad1 {
       }
       return false;
     }
+    pp.heldBy = null; // acquired: nobody's hand now (P#heldBy)
     pp.setM(m);
     m.p = pp;
     if (m.spinning) {

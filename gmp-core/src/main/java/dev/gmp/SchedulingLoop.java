@@ -45,12 +45,10 @@ final class SchedulingLoop {
       if (gp == null) {
         throw MExit.INSTANCE;
       }
-      // This M is going to run a task and is no longer spinning: if it was the last spinner,
-      // start another so that no submission waits for a P while one is idle.
-      if (m.spinning) {
-        s.idle.resetspinning(m);
-      }
       if (gp.task instanceof M lockedm) { // an M's stand-in (M#asLocked): Go's lockedg
+        if (m.spinning) {
+          s.idle.resetspinning(m); // as in execute
+        }
         if (!startlockedm(m, gp, lockedm)) {
           throw MExit.INSTANCE;
         }
@@ -73,27 +71,42 @@ final class SchedulingLoop {
     }
   }
 
-  /** Runs gp on m. A runnext G inherits the time slice: schedtick does not advance. */
+  /**
+   * Runs gp on m. A runnext G inherits the time slice: schedtick does not advance. Until the task
+   * starts, gp is in this frame only: an Error that ends the M's thread there puts it back
+   * ({@link #notStarted}).
+   */
   static void execute(M m, G gp, boolean inheritTime) {
     Scheduler s = m.sched;
-    P pp = m.p;
-    if (!inheritTime) {
-      pp.incSchedtick();
-    }
-    gp.setStatus(G.Grunning);
-    m.setCurg(gp);
     Thread t = Thread.currentThread();
-    // A stale interrupt (Future.cancel(true) of the previous task) must not leak into this one,
-    // but a shutdownNow interrupt must stay: clear, then re-check the state (as TPE does).
-    if (s.runState >= Scheduler.STOP) {
-      if (!t.isInterrupted()) {
+    Runnable task;
+    try {
+      // This M is going to run a task and is no longer spinning: if it was the last spinner,
+      // start another so that no submission waits for a P while one is idle.
+      if (m.spinning) {
+        s.idle.resetspinning(m);
+      }
+      P pp = m.p;
+      if (!inheritTime) {
+        pp.incSchedtick();
+      }
+      gp.setStatus(G.Grunning);
+      m.setCurg(gp);
+      // A stale interrupt (Future.cancel(true) of the previous task) must not leak into this
+      // one, but a shutdownNow interrupt must stay: clear, then re-check the state (as TPE does).
+      if (s.runState >= Scheduler.STOP) {
+        if (!t.isInterrupted()) {
+          t.interrupt();
+        }
+      } else if (Thread.interrupted() && s.runState >= Scheduler.STOP) {
         t.interrupt();
       }
-    } else if (Thread.interrupted() && s.runState >= Scheduler.STOP) {
-      t.interrupt();
+      // The task as submitted, with a sampled G's wait since it became runnable recorded.
+      task = s.counters.latency.started(m, gp.task);
+    } catch (Throwable e) {
+      notStarted(m, gp);
+      throw e; // to M.run: the M exits, giving back its P
     }
-    // The task as submitted, with a sampled G's wait since it became runnable recorded.
-    Runnable task = s.counters.latency.started(m, gp.task);
     try {
       task.run();
     } catch (Throwable e) {
@@ -108,6 +121,31 @@ final class SchedulingLoop {
       if (now != null) {
         GFree.put(now, gp, s);
       }
+    }
+  }
+
+  /**
+   * An Error ended m's thread between taking gp and starting its task (the JVM can raise one
+   * anywhere while the heap is full: a wake-up's thread start, a call site linked for the first
+   * time): gp goes back on the global queue, where the P this M gives back on its way out (or
+   * another M) takes it, rather than being lost with the thread. Best effort: without room even
+   * for this, it is lost.
+   */
+  static void notStarted(M m, G gp) {
+    Scheduler s = m.sched;
+    try {
+      if (m.curg() == gp) {
+        m.setCurg(null);
+      }
+      gp.setStatus(G.Grunnable); // plain: the lock below publishes it with the G
+      s.lock.lock();
+      try {
+        s.global.putLocked(gp);
+      } finally {
+        s.lock.unlock();
+      }
+    } catch (Throwable e) {
+      // not even that: the M's own error is the one M.run lets through
     }
   }
 

@@ -232,6 +232,7 @@ final class Spares {
         || !best.retakeSyscall(raw)) { // CAS: its return and other takers race
       return null;
     }
+    best.heldBy = Thread.currentThread(); // ours until acquirep (P#heldBy)
     best.setM(null);
     Counters.count(s.counters.retakes);
     if (Jfr.on) {
@@ -302,6 +303,7 @@ final class Spares {
     if (!to.cancelNextp(pp)) {
       return LOST;
     }
+    pp.heldBy = Thread.currentThread(); // first: the taker's hand until it places or acquires it
     pp.handedTo = null;
     if (spin) {
       to.spinning = false; // a later write-off of that M must not give the count back too

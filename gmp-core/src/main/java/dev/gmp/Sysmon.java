@@ -368,6 +368,7 @@ final class Sysmon implements Runnable {
       try {
         d = round(d, slept, spun);
       } catch (Throwable e) {
+        s.idle.reclaimHeld(); // a P the round took and never placed (P#heldBy)
         s.report(e); // a bug or an Error in one round: report, go on
         d = MIN_DELAY_NANOS;
         idleRounds = 0;

@@ -272,6 +272,16 @@ final class Threads {
     }
   }
 
+  /** Whether pp waits in an M's nextp: handed to it and not yet picked up. Lock held. */
+  boolean handedLocked(P pp) {
+    for (M m : allm) {
+      if (m != null && m.nextp == pp) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Counts a thread that could not be had (maxThreads reached: no cause). Lock held. */
   void startFailedLocked(Throwable e) {
     if (e != null) {
@@ -771,6 +781,7 @@ final class Threads {
       if (next != null) {
         s.idle.returnPLocked(next);
       }
+      s.idle.reclaimHeldLocked(); // one it held in a local only, if an Error ended its thread
       s.spares.removeSelf(m); // mexit runs on m's own thread
       spinning = m.spinning;
       m.spinning = false;

@@ -191,6 +191,7 @@ final class TimerSleeper {
           return IDLE; // every P busy: their Ms look at the heaps before they park
         }
         s.idle.mremove(m);
+        pp.heldBy = null; // placed in m's own nextp, which mexit gives back
         m.nextp = pp;
         m.timerWake = true;
         return DUE;
