@@ -342,11 +342,35 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
 
   private int declaredWait(boolean timed, long nanos) throws InterruptedException {
     try {
-      return Syscall.blocking(() -> await(timed, nanos));
+      return Syscall.blocking(new DeclaredWait(this, timed, nanos));
     } catch (InterruptedException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new AssertionError(e); // await throws nothing else
+    }
+  }
+
+  /**
+   * The wait that declaredWait declares: a class, not a lambda. A lambda's call site is linked at
+   * its first run, by allocating; in a JVM where the heap ran out while the JDK initialised the
+   * classes that linking needs, it fails for good, and every later get() from a task would throw
+   * (gmp-stress's HeapExhaustion saw that happen to a lambda of its own). The state it returns
+   * is a small int: boxed from Integer's cache.
+   */
+  private static final class DeclaredWait implements Callable<Integer> {
+    private final HelpingFuture<?> f;
+    private final boolean timed;
+    private final long nanos;
+
+    DeclaredWait(HelpingFuture<?> f, boolean timed, long nanos) {
+      this.f = f;
+      this.timed = timed;
+      this.nanos = nanos;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return f.await(timed, nanos);
     }
   }
 
