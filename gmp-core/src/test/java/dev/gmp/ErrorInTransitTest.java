@@ -45,7 +45,7 @@ class ErrorInTransitTest {
       assertEquals(2, s.idle.npidle);
       s.idle.reclaimHeld(); // a second look finds nothing: the P is placed
       assertEquals(2, s.idle.npidle);
-      runTwoAtOnce(ex); // both Ps run tasks again
+      TestSupport.runTwoAtOnce(ex); // both Ps run tasks again
     }
   }
 
@@ -95,18 +95,5 @@ class ErrorInTransitTest {
     } finally {
       s.lock.unlock();
     }
-  }
-
-  /** Two tasks running at once: both Ps in use. */
-  private static void runTwoAtOnce(GmpExecutor ex) throws Exception {
-    CountDownLatch both = new CountDownLatch(2);
-    Runnable meet = () -> {
-      both.countDown();
-      TestSupport.awaitQuietly(both);
-    };
-    Future<?> a = ex.submit(meet);
-    Future<?> b = ex.submit(meet);
-    a.get();
-    b.get();
   }
 }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +20,7 @@ class ExitBookkeepingTest {
     GmpExecutor ex = GmpExecutor.builder().name("exit-bookkeeping").parallelism(2)
         .keepAlive(Duration.ofMillis(10)).build();
     try (var c = TestSupport.closer(ex)) {
-      runTwoAtOnce(ex); // two Ms
+      TestSupport.runTwoAtOnce(ex); // two Ms
       assertEquals(2, ex.sched.threads.mcount);
       ex.setParallelism(1); // more threads than processors: one exits at its keepAlive
       awaitCondition("an idle M exits at its keepAlive", () -> ex.sched.threads.mcount == 1);
@@ -34,25 +32,12 @@ class ExitBookkeepingTest {
       assertTrue(ex.dump().contains("threads=1"), ex.dump());
 
       ex.setParallelism(2);
-      runTwoAtOnce(ex); // a new M
+      TestSupport.runTwoAtOnce(ex); // a new M
       M[] after = ex.sched.threads.allm;
       assertEquals(2, after.length, "the new M's allocation dropped the empty slot");
       assertNotNull(after[0]);
       assertNotNull(after[1]);
       assertEquals(2, ex.sched.threads.ms().length);
     }
-  }
-
-  /** Two tasks running at once, so two Ms with a P each. */
-  private static void runTwoAtOnce(GmpExecutor ex) throws Exception {
-    CountDownLatch both = new CountDownLatch(2);
-    Runnable meet = () -> {
-      both.countDown();
-      TestSupport.awaitQuietly(both);
-    };
-    Future<?> a = ex.submit(meet);
-    Future<?> b = ex.submit(meet);
-    a.get();
-    b.get();
   }
 }

@@ -3,6 +3,7 @@ package dev.gmp;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
@@ -132,6 +133,19 @@ final class TestSupport {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Two tasks running at once, so that two Ms each hold a P; returns once both have run. */
+  static void runTwoAtOnce(GmpExecutor ex) throws Exception {
+    CountDownLatch both = new CountDownLatch(2);
+    Runnable meet = () -> {
+      both.countDown();
+      awaitQuietly(both);
+    };
+    Future<?> a = ex.submit(meet);
+    Future<?> b = ex.submit(meet);
+    a.get();
+    b.get();
   }
 
   static void sleepQuietly(long millis) {
