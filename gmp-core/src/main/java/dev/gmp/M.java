@@ -209,10 +209,6 @@ final class M implements Runnable {
       if (Switches.BLOCK_DETECT) {
         osStat = ownStatFile();
       }
-      // The running-G slot's island now, holding nothing yet: made at the first task, out of
-      // memory it ended the thread between taking that task and starting it
-      // (SchedulingLoop#notStarted).
-      setCurg(null);
       ThreadTable.register(this);
       SchedulingLoop.mstart(this);
     } catch (SchedulingLoop.MExit e) {

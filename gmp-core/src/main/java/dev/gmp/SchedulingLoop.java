@@ -22,6 +22,11 @@ final class SchedulingLoop {
     } else if (!s.acquirep(m, pp) && m.spinning) {
       s.idle.leaveSpinning(m); // the P was retired on its way to us: we spin for nothing
     }
+    // The running-G slot's island (64 KB), before the first task is taken: made at that task,
+    // out of memory it ended the thread between taking the task and starting it (notStarted).
+    // After acquirep, not before: a spinner that took 64 KB of zeroing to arrive was stale to
+    // the next submitter (Idle#wakeAnotherIfStale), which started one more M.
+    m.setCurg(null);
     for (; ; ) {
       // No branch here, so no uncommon trap can ever invalidate this loop's compiled code while
       // other Ms run in it: the M leaves by MExit (M.run catches it), not by a test.
@@ -205,10 +210,13 @@ final class SchedulingLoop {
         if (next != null) {
           s.lock.lock();
           try {
-            // Behind the outside submissions made before it: put alone would overtake those
-            // still on the injection side, and the chain would run again before them.
-            s.global.drainInjectedLocked();
-            s.global.put(next);
+            try {
+              // Behind the outside submissions made before it: put alone would overtake those
+              // still on the injection side, and the chain would run again before them.
+              s.global.drainInjectedLocked();
+            } finally {
+              s.global.put(next); // an Error in the drain must not drop next (notStarted)
+            }
           } finally {
             s.lock.unlock();
           }
