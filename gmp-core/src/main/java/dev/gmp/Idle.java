@@ -535,6 +535,7 @@ final class Idle extends IdlePad2 {
           // was in transit to a dud, so the P came back from it to nobody (design.md, 4).
           if (m.onIdleList && s.threads.checkedInLocked() > s.gomaxprocs) {
             mremove(m);
+            s.threads.leavingLocked(m);
             Jfr.parkEnd(park); // a counted park has its event, this exit's too (null-safe)
             return false;
           }

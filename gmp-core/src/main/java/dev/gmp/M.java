@@ -144,6 +144,9 @@ final class M implements Runnable {
   /** Set under the lock with the wake-up when the executor terminates: the M must exit. */
   boolean exitRequested;
 
+  /** Decided to leave past keepAlive and no longer counted as checked in (Threads). Lock held. */
+  boolean leaving;
+
   /** Inside Idle#launch's thread start (volatile: sysmon's detector reads it). */
   volatile boolean startingThread;
 

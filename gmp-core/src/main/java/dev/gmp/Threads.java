@@ -305,6 +305,17 @@ final class Threads {
     return ncheckedIn;
   }
 
+  /**
+   * An idle M decided to leave past its keepAlive (Idle#stopm): it stops counting as checked in
+   * now, in the same lock hold, not at its mexit a moment later. Another idle M timing out in
+   * between still counted it, and left too: two exits for one thread too many, and with
+   * parallelism 1 no thread at all. Lock held.
+   */
+  void leavingLocked(M m) {
+    ncheckedIn--;
+    m.leaving = true;
+  }
+
   /** {@link #pauseLocked} (tests). */
   long pauseNanos() {
     s.lock.lock();
@@ -786,7 +797,9 @@ final class Threads {
       spinning = m.spinning;
       m.spinning = false;
       m.setLife(M.DEAD);
-      ncheckedIn--;
+      if (!m.leaving) {
+        ncheckedIn--; // else counted out when it decided to leave (leavingLocked)
+      }
       freemLocked(m);
       exited.add(m.runner); // fits: roomForExited
       retiredCompleted += m.completed();

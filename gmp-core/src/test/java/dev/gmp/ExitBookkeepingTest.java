@@ -17,13 +17,16 @@ class ExitBookkeepingTest {
 
   @Test
   void anExitedMsSlotIsEmptiedInPlaceAndDroppedByTheNextM() throws Exception {
+    // maxThreads(2): exactly two Ms, whatever the timing (a late spinner can make a wake-up
+    // start one more, Idle#wakeAnotherIfStale).
     GmpExecutor ex = GmpExecutor.builder().name("exit-bookkeeping").parallelism(2)
-        .keepAlive(Duration.ofMillis(10)).build();
+        .maxThreads(2).keepAlive(Duration.ofMillis(10)).build();
     try (var c = TestSupport.closer(ex)) {
       TestSupport.runTwoAtOnce(ex); // two Ms
-      assertEquals(2, ex.sched.threads.mcount);
+      assertEquals(2, ex.sched.threads.mcount, ex::dump);
       ex.setParallelism(1); // more threads than processors: one exits at its keepAlive
-      awaitCondition("an idle M exits at its keepAlive", () -> ex.sched.threads.mcount == 1);
+      awaitCondition(() -> "an idle M exits at its keepAlive: " + ex.dump(),
+          TestSupport.LIVENESS_SECONDS, () -> ex.sched.threads.mcount == 1);
       M[] slots = ex.sched.threads.allm;
       assertEquals(2, slots.length, "the exited M's slot stays, emptied");
       assertTrue(slots[0] == null ^ slots[1] == null, "one slot emptied");
