@@ -530,12 +530,7 @@ final class Idle extends IdlePad2 {
       while (how == TimerSleeper.IDLE && !m.sleep(s.config.keepAliveNanos())) {
         s.lock.lock();
         try {
-          // Ms whose thread has checked in, not mcount: a thread still starting may never run
-          // (a dud), and counting it let this M, the one that can run, leave while the only P
-          // was in transit to a dud, so the P came back from it to nobody (design.md, 4).
-          if (m.onIdleList && s.threads.checkedInLocked() > s.gomaxprocs) {
-            mremove(m);
-            s.threads.leavingLocked(m);
+          if (leaveIfSurplusLocked(m)) {
             Jfr.parkEnd(park); // a counted park has its event, this exit's too (null-safe)
             return false;
           }
@@ -559,6 +554,22 @@ final class Idle extends IdlePad2 {
         leaveSpinning(m);
       }
     }
+  }
+
+  /**
+   * stopm past keepAlive: m leaves the idle list, to exit, if more Ms have checked in than there
+   * are Ps. Ms whose thread has checked in, not mcount: a thread still starting may never run (a
+   * dud), and counting it let this M, the one that can run, leave while the only P was in transit
+   * to a dud, so the P came back from it to nobody (design.md, 4). m stops counting here, in this
+   * lock hold (Threads#leavingLocked). Lock held.
+   */
+  boolean leaveIfSurplusLocked(M m) {
+    if (!m.onIdleList || s.threads.checkedInLocked() <= s.gomaxprocs) {
+      return false;
+    }
+    mremove(m);
+    s.threads.leavingLocked(m);
+    return true;
   }
 
   // ---------------------------------------------------------------- idle Ps

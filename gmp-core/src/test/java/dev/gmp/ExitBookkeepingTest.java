@@ -2,6 +2,7 @@ package dev.gmp;
 
 import static dev.gmp.TestSupport.awaitCondition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,5 +43,43 @@ class ExitBookkeepingTest {
       assertNotNull(after[1]);
       assertEquals(2, ex.sched.threads.ms().length);
     }
+  }
+
+  /**
+   * Two idle Ms past their keepAlive where one P is left: the first to decide leaves and stops
+   * counting in the same lock hold, so the second stays. Counted out only at its exit, the first
+   * was still counted when the second decided, and both left.
+   */
+  @Test
+  void ofTwoIdleMsPastKeepAliveOnlyTheSurplusOneLeaves() {
+    Scheduler s = new Scheduler(
+        new Config(1, 64, 8, 10_000_000L, 60_000_000_000L, "leave", Thread::new, null, null),
+        false);
+    M a = checkedInAndIdle(s, 1);
+    M b = checkedInAndIdle(s, 2);
+    s.lock.lock();
+    try {
+      assertEquals(2, s.threads.checkedInLocked());
+      assertTrue(s.idle.leaveIfSurplusLocked(a), "two checked in for one P: one leaves");
+      assertEquals(1, s.threads.checkedInLocked(), "counted out as it decides");
+      assertFalse(s.idle.leaveIfSurplusLocked(b), "the other stays for the P");
+      assertTrue(b.onIdleList);
+    } finally {
+      s.lock.unlock();
+    }
+  }
+
+  /** A thread-less M of s whose thread has checked in, parked on the idle list. */
+  private static M checkedInAndIdle(Scheduler s, long id) {
+    M m = new M(s, id);
+    m.setLife(M.STARTING);
+    assertTrue(s.threads.checkIn(m));
+    s.lock.lock();
+    try {
+      s.idle.mput(m);
+    } finally {
+      s.lock.unlock();
+    }
+    return m;
   }
 }
