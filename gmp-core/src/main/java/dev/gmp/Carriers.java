@@ -107,11 +107,13 @@ final class Carriers {
     if (kind == VirtualThreads.START) {
       admit(vt); // may refuse a start after termination, before anything is queued
     }
-    continuations.increment(); // LongAdder: a stats count (parked), no ordering needed
+    // LongAdder, through Counters.count: a stats count (parked), no ordering needed, and never
+    // thrown out of a contended adder's cell allocation after admit registered a start.
+    Counters.count(continuations);
     try {
       ready(new Run(continuation, vt, this), kind);
     } catch (Throwable e) { // an OutOfMemoryError: the JDK retries a resumption, ends a start
-      continuations.decrement(); // LongAdder: as above
+      Counters.count(continuations, -1); // as above: forget below must run
       if (kind == VirtualThreads.START) {
         forget(vt);
       }
@@ -121,7 +123,7 @@ final class Carriers {
 
   private void ready(Run run, int kind) {
     if (kind == VirtualThreads.YIELD) {
-      yields.increment(); // LongAdder: a count for tests and diagnosis
+      Counters.count(yields); // LongAdder: a count for tests and diagnosis
       s.readyExternal(run); // Gosched: globrunqput + wakep
       return;
     }
@@ -131,7 +133,7 @@ final class Carriers {
     // carrier's own writes.
     P pp = m == null ? null : m.runningTaskP(s);
     if (pp != null) {
-      readiedLocal.increment(); // LongAdder: a count for tests and diagnosis
+      Counters.count(readiedLocal); // LongAdder: a count for tests and diagnosis
       s.readyLocal(pp, run, true); // an empty runnext wakes nobody: this M runs it next
       return;
     }

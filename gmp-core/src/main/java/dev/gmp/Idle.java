@@ -93,9 +93,10 @@ final class Idle extends IdlePad2 {
     } catch (OutOfMemoryError e) {
       // Each step allocates before it changes anything or gives its claim back on failure
       // (allocm, newm, writeOff), so only the wake-up is undone: sysmon's fallback makes it
-      // (wakeForQueuedWork). An error from here reached an M between taking a task and running
-      // it, and the task was lost with the M; or a submitter whose task was already queued. An
-      // error the JVM raised between pidleget and the hand-off leaves the P in our hand.
+      // (wakeForQueuedWork). Thrown on, an error from here would reach an M between taking a
+      // task and running it (SchedulingLoop#notStarted puts the task back, but the M dies), or
+      // a submitter whose task is already queued. An error the JVM raised between pidleget and
+      // the hand-off leaves the P in our hand.
       reclaimHeld();
       s.sysmon.wake();
       return false;
