@@ -1,9 +1,10 @@
 package dev.gmp;
 
 /**
- * Which M the calling thread is (Go's {@code getg().m}): every running M of every executor by its
- * thread. Java has no g register, so this is the one "current M" mechanism; M.run registers its
- * thread before scheduling anything and Threads#mexit unregisters it.
+ * Which M the calling thread is (Go's {@code getg().m}). Java has no g register: a thread from
+ * the default factory is an {@link MThread} that names its M (ForkJoinWorkerThread's way), and
+ * every running M of every executor, whatever its factory, is in a table by thread. M.run
+ * registers its thread before scheduling anything and Threads#mexit unregisters it.
  */
 final class ThreadTable {
   private ThreadTable() {}
@@ -19,11 +20,27 @@ final class ThreadTable {
   private static volatile M[] byThread = new M[8];
 
   /**
+   * An M's thread made by the default factory. It names its M while the M is registered, so
+   * execute() finds "its" M with a type check and a load instead of the table's probe (a tenth of
+   * a spawn's cost: docs/benchmarks.md, "The calling thread's M"). Threads from a user's factory
+   * go through the table.
+   */
+  static final class MThread extends Thread {
+    /** Written and read only by this thread: register and unregister run on it. */
+    M m;
+
+    MThread(String name, Runnable r) {
+      super(null, r, name, 0, false);
+    }
+  }
+
+  /**
    * The M running on the calling thread, of any executor, or null; null for a virtual thread
    * even on our carrier: it may unmount in the middle of blocking() or execute() (carrierM).
    */
   static M currentM() {
-    return lookup(Thread.currentThread());
+    Thread t = Thread.currentThread();
+    return t instanceof MThread mt ? mt.m : lookup(t);
   }
 
   /**
@@ -54,14 +71,21 @@ final class ThreadTable {
     }
   }
 
-  /** M.run registers its thread before scheduling anything. */
+  /** M.run registers its thread (the calling thread) before scheduling anything. */
   static void register(M m) {
     synchronized (TABLE_LOCK) {
       rebuild(m, null);
     }
+    if (m.runner instanceof MThread mt) {
+      mt.m = m; // after the table: both answers agree from here on
+    }
   }
 
+  /** Threads#mexit, on the M's own thread. */
   static void unregister(M m) {
+    if (m.runner instanceof MThread mt) {
+      mt.m = null; // first: a retry after an OutOfMemoryError below finds it already cleared
+    }
     synchronized (TABLE_LOCK) {
       rebuild(null, m);
     }

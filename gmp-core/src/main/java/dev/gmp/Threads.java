@@ -141,6 +141,7 @@ final class Threads {
           new Class<?>[] {
             M.class,
             ThreadTable.class,
+            ThreadTable.MThread.class,
             SchedulingLoop.class,
             Steal.class,
             SchedLatency.Sampled.class,
@@ -856,8 +857,10 @@ final class Threads {
     @Override
     public Thread newThread(Runnable r) {
       // An M's thread takes the M's number, so that a dump's "M7: thread=gmp-1-m7" lines match.
-      long n = r instanceof M m ? m.id : ids.incrementAndGet();
-      return newDaemon(prefix + "-m" + n, r, ccl);
+      if (r instanceof M m) {
+        return daemon(new ThreadTable.MThread(prefix + "-m" + m.id, m), ccl);
+      }
+      return newDaemon(prefix + "-m" + ids.incrementAndGet(), r, ccl);
     }
   }
 
@@ -866,7 +869,10 @@ final class Threads {
    * thread-locals, normal priority, the given context class loader.
    */
   static Thread newDaemon(String name, Runnable r, ClassLoader ccl) {
-    Thread t = new Thread(null, r, name, 0, false);
+    return daemon(new Thread(null, r, name, 0, false), ccl);
+  }
+
+  private static Thread daemon(Thread t, ClassLoader ccl) {
     t.setDaemon(true);
     t.setPriority(Thread.NORM_PRIORITY);
     t.setContextClassLoader(ccl);
