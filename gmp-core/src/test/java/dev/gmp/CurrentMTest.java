@@ -27,18 +27,8 @@ class CurrentMTest {
   void theDefaultFactorysThreadNamesItsM() throws Exception {
     GmpExecutor ex = GmpExecutor.builder().parallelism(1).build();
     try (var c = TestSupport.closer(ex)) {
-      AtomicReference<Thread> thread = new AtomicReference<>();
-      AtomicReference<M> m = new AtomicReference<>();
-      CountDownLatch done = new CountDownLatch(1);
-      ex.execute(() -> {
-        thread.set(Thread.currentThread());
-        m.set(ThreadTable.currentM());
-        done.countDown();
-      });
-      TestSupport.await(done, "the task runs");
-      ThreadTable.MThread mt = assertInstanceOf(ThreadTable.MThread.class, thread.get());
-      assertSame(ex.sched, m.get().sched);
-      assertSame(mt, m.get().runner);
+      M m = currentMInATaskOf(ex);
+      assertInstanceOf(ThreadTable.MThread.class, m.runner);
     }
   }
 
@@ -46,19 +36,25 @@ class CurrentMTest {
   void aUserFactorysThreadIsFoundInTheTable() throws Exception {
     GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(PLAIN).build();
     try (var c = TestSupport.closer(ex)) {
-      AtomicReference<Thread> thread = new AtomicReference<>();
-      AtomicReference<M> m = new AtomicReference<>();
-      CountDownLatch done = new CountDownLatch(1);
-      ex.execute(() -> {
-        thread.set(Thread.currentThread());
-        m.set(ThreadTable.currentM());
-        done.countDown();
-      });
-      TestSupport.await(done, "the task runs");
-      assertFalse(thread.get() instanceof ThreadTable.MThread);
-      assertSame(ex.sched, m.get().sched);
-      assertSame(thread.get(), m.get().runner);
+      M m = currentMInATaskOf(ex);
+      assertFalse(m.runner instanceof ThreadTable.MThread);
     }
+  }
+
+  /** What currentM() answers inside a task of ex: an M of ex, running on the task's thread. */
+  private static M currentMInATaskOf(GmpExecutor ex) {
+    AtomicReference<Thread> thread = new AtomicReference<>();
+    AtomicReference<M> m = new AtomicReference<>();
+    CountDownLatch done = new CountDownLatch(1);
+    ex.execute(() -> {
+      thread.set(Thread.currentThread());
+      m.set(ThreadTable.currentM());
+      done.countDown();
+    });
+    TestSupport.await(done, "the task runs");
+    assertSame(ex.sched, m.get().sched);
+    assertSame(thread.get(), m.get().runner);
+    return m.get();
   }
 
   /**
