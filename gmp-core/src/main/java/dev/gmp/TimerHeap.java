@@ -42,12 +42,12 @@ final class TimerHeap {
    * The heap's lock word (0 free, 1 held): a CAS to take it, a release store to give it back.
    * Held for one sift or one batch of pops, never around user code or a park, so a waiter spins
    * and then yields rather than parking; the add's own full fence (Timers#added) is the StoreLoad
-   * that Dekker F needs, so the release needs none. Unguarded against a scheduling thread deep
-   * in a recursion: a StackOverflowError inside would leave a sift half done and the lock held
-   * (StackGuard's cost here: docs/benchmarks.md).
+   * that Dekker F needs, so the release needs none. Package-private for one writer: an add that
+   * fails with the lock held (a StackOverflowError at a call near the end of a deep caller's
+   * stack) gives it back by a plain field store in its handler, which needs no frame
+   * (Timers#add).
    */
-  @SuppressWarnings("unused")
-  private volatile int locked;
+  volatile int locked;
 
   /**
    * Cancelled entries removed from this heap (by pops, cleanups, compaction, drains). Written
@@ -56,9 +56,9 @@ final class TimerHeap {
   private volatile long removedCancelled;
 
   /**
-   * Written under the lock (release: a reader that sees a deadline sees the entry); read without
-   * it through {@link #nextWhen()}. The adder's full fence after unlocking orders it before the
-   * read of the sleeper's deadline (Dekker F). Volatile so that the read, once per findRunnable,
+   * Written under the lock (release, or a volatile store by an add: a reader that sees a
+   * deadline sees the entry); read without it through {@link #nextWhen()}. The adder's full fence
+   * after unlocking orders it before the read of the sleeper's deadline (Dekker F). Volatile so that the read, once per findRunnable,
    * is a plain field load in every tier (a VarHandle call is a chain of method-handle frames in
    * the interpreter and C1, where a fresh JVM's first operations run).
    */
@@ -145,23 +145,44 @@ final class TimerHeap {
    */
   boolean addLocked(ScheduledTask<?> t) {
     int n = size;
-    if (n == a.length) {
+    ScheduledTask<?>[] h = a;
+    if (n == h.length) {
       // 1.5x, as STPE's queue: memory per timer on par. Before t enters: an OutOfMemoryError
       // here changes nothing (the schedule call fails, or a move tries again).
-      a = Arrays.copyOf(a, n + (n >> 1) + 1);
+      h = Arrays.copyOf(h, n + (n >> 1) + 1);
+      a = h;
     }
     t.heap = this;
     if (!t.enterHeap()) { // after the heap write: a canceller that sees it in a heap sees which
       t.heap = null;
       return false;
     }
-    t.seq = seq++;
-    siftUp(n, t);
+    // schedule() may run near the end of a deep caller's stack, and the JVM throws a
+    // StackOverflowError at a call. So the size is published with t parked past the end (an
+    // error there leaves t outside, every other entry in place), and the sift and the deadline
+    // after it call nothing: a sift cut short by an error would lose the entry it had moved.
+    int sq = seq++;
+    t.seq = sq;
+    h[n] = t;
     setSize(n + 1);
-    if (a[0] != t) {
+    long when = t.when;
+    int i = n;
+    while (i > 0) { // siftUp, with less(t, parent) spelled out (no call)
+      int parent = (i - 1) >>> 2;
+      ScheduledTask<?> p = h[parent];
+      if (when > p.when || (when == p.when && sq - p.seq >= 0)) { // seq wraps: by difference
+        break;
+      }
+      h[i] = p;
+      i = parent;
+    }
+    h[i] = t;
+    if (i != 0) {
       return false; // nextWhen unchanged: an earlier (or equal, older) entry stays on top
     }
-    setNextWhen(t.when); // Dekker F, the adder's store (its fence follows the unlock)
+    // Dekker F, the adder's store: a volatile store rather than the release store of setNextWhen
+    // (a call); it is paid only by an add that lowers the deadline, which fences anyway (added).
+    nextWhen = when;
     return true;
   }
 
@@ -343,19 +364,6 @@ final class TimerHeap {
 
   private static boolean less(ScheduledTask<?> x, ScheduledTask<?> y) {
     return x.when < y.when || (x.when == y.when && x.seq - y.seq < 0); // wraps safely
-  }
-
-  private void siftUp(int i, ScheduledTask<?> t) {
-    while (i > 0) {
-      int parent = (i - 1) >>> 2;
-      ScheduledTask<?> p = a[parent];
-      if (!less(t, p)) {
-        break;
-      }
-      a[i] = p;
-      i = parent;
-    }
-    a[i] = t;
   }
 
   private void siftDown(int i, ScheduledTask<?> t) {

@@ -107,6 +107,8 @@ final class Timers {
   private static final int ADDED = 0;
   private static final int SHUT = 1;
   private static final int DEAD = 2;
+  /** add's result before it has one: an error came first. */
+  private static final int NOT_YET = -1;
 
   /** Adds t to a live P's heap; false if the executor is shut down. */
   private boolean add(ScheduledTask<?> t) {
@@ -127,27 +129,48 @@ final class Timers {
    */
   int add(P pp, ScheduledTask<?> t) {
     TimerHeap h = pp.timers;
-    boolean earliest;
-    h.lock();
+    int r = NOT_YET;
+    boolean earliest = false;
+    h.lock(); // an error at its entry leaves the lock free: it is taken by the call's last step
     try {
       if (s.runState >= Scheduler.SHUTDOWN) {
-        return SHUT;
+        r = SHUT;
+      } else if (pp.status() == P.Pdead) {
+        r = DEAD;
+      } else {
+        earliest = h.addLocked(t);
+        r = ADDED;
       }
-      if (pp.status() == P.Pdead) {
-        return DEAD;
-      }
-      earliest = h.addLocked(t);
-    } finally {
       h.unlock();
+    } catch (Throwable e) {
+      // A StackOverflowError at one of the calls above (schedule() near the end of a deep
+      // stack), or an OutOfMemoryError growing the heap, with the lock still held: give it back
+      // by a field store, which needs no frame (a call here could overflow again). addLocked
+      // leaves the heap whole wherever the error lands.
+      h.locked = 0; // volatile store: releases the heap writes before it
+      if (r != ADDED) {
+        throw e;
+      }
+      // t is in (only unlock's own call failed): the caller gets its future, as for any add.
     }
     // Only an add that lowers the heap's nextWhen needs Dekker F (Go's maybeAdd wakes the
     // netpoller only when when < ts.wakeTime()): nextWhen is otherwise lowered by nothing, so a
     // sleeper that saw it, or the adder that set it and kicked, already covers this timer. In
     // the timeout pattern (each new deadline later than the pending ones) the fence is skipped.
     if (earliest) {
-      added(t.when);
+      try {
+        added(t.when);
+      } catch (StackOverflowError e) {
+        // t is in with its deadline published, only its kick is missing: the next add to this
+        // heap makes it (below). Failing here would report as lost a timer that runs.
+      }
+    } else if (r == ADDED && h.nextWhen() < sleeper.until) {
+      // A deadline no sleeper waits for: an earlier add's kick was cut short (the error above,
+      // or the first M's start in schedule). Two volatile reads, no fence: that add's deadline
+      // was published long ago; a sleeper publishing now re-reads the heaps itself.
+      sleeper.kick();
     }
-    return ADDED;
+    return r;
   }
 
   private P target() {
