@@ -135,7 +135,7 @@ final class RunQueue extends RunQueuePad3 {
       StackGuard.ensure();
     }
     if (next) {
-      long seq = ++nextSeq; // plain: owner only
+      long seq = nextSeq + 1; // plain: owner only
       slots[base + NEXT + (int) (seq & 1)] = g; // plain: published by the swap below
       long old;
       if (Mutations.PLAIN_RUNNEXT) {
@@ -146,6 +146,9 @@ final class RunQueue extends RunQueuePad3 {
         // full barrier, so wakep's read of nmspinning comes after it (class doc).
         old = RUNNEXT.getAndSet(this, seq);
       }
+      // Counted only once published: a StackOverflowError at the swap's call (a spawn near the
+      // end of a deep stack) left it counted, and the next put then wrote over runnext's G.
+      nextSeq = seq;
       int other = base + NEXT + (int) (~seq & 1);
       if (old == 0) {
         slots[other] = null; // taken by a CAS on seq - 1 before the swap (class doc)
@@ -162,8 +165,15 @@ final class RunQueue extends RunQueuePad3 {
       int t = tail; // plain: only this thread writes tail
       if (t - h < SIZE) {
         slots[Mutations.SIGNED_SLOT ? base + Math.abs(t % SIZE) : base + (t & MASK)] = g;
-        // Release: a consumer that acquire-loads tail sees the slot written above.
-        TAIL.lazySet(this, t + 1);
+        try {
+          // Release: a consumer that acquire-loads tail sees the slot written above.
+          TAIL.lazySet(this, t + 1);
+        } catch (StackOverflowError e) {
+          // At the call's entry, near the end of a deep stack: g (runnext's displaced G, once
+          // the swap above is done) would be lost. A field store needs no frame.
+          tail = t + 1; // volatile store: publishes the slot, as the release store would
+          throw e;
+        }
         return true;
       }
       if (putSlow(g, h, t, global)) {

@@ -88,7 +88,9 @@ final class Timers {
     if (!add(t)) {
       throw s.rejected(t);
     }
-    if (s.threads.mcount == 0) { // volatile: no M to fire it unless one starts (Scheduler)
+    // volatile: no M to fire it unless one starts (Scheduler); without stack room for the start
+    // (its lock), sysmon starts one, as for execute (Idle#roomToWake)
+    if (s.threads.mcount == 0 && s.idle.roomToWake()) {
       Throwable failure = s.startFirstM();
       if (failure != null && s.threads.mcount == 0 && t.cancel(false)) {
         throw s.noThread(t, failure);

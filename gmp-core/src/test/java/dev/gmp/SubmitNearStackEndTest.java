@@ -1,0 +1,126 @@
+package dev.gmp;
+
+import static dev.gmp.TestSupport.LIVENESS_SECONDS;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Submissions from frames near the end of the caller's stack: a StackOverflowError may land at
+ * any call on the way in (a wake-up's claim, the scheduler lock, a full ring's overflow, a timer
+ * heap's lock and sift). Whatever it interrupts, no lock or claim stays held, every task whose
+ * submission returned runs, none runs twice, and the executor goes on working. A recursion that
+ * submits from every frame on its way back up tries each point in turn. Before the timer heap's
+ * add was made safe (2026-12-06), every {@code SCHEDULE} run left timers that never fired.
+ */
+class SubmitNearStackEndTest {
+
+  private static final int ROUNDS = 8;
+  private static final int MAX_IDS = 1 << 20;
+
+  /** Who dives and how it submits. */
+  enum Kind {
+    /** An outside thread's execute: the injection side, wakep's claim, the locked put. */
+    EXECUTE_OUTSIDE,
+    /** A task's own execute: runnext, the ring, its overflow to the global queue. */
+    EXECUTE_INSIDE,
+    /** An outside thread's 1 ms timer: a P's timer heap. */
+    SCHEDULE_OUTSIDE
+  }
+
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void nothingIsLostOrLockedNearTheStacksEnd(Kind kind) throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).build();
+    try (var c = TestSupport.closer(ex)) {
+      Diver d = new Diver(ex, kind);
+      for (int round = 0; round < ROUNDS; round++) {
+        if (kind == Kind.EXECUTE_INSIDE) {
+          CountDownLatch dived = new CountDownLatch(1);
+          ex.execute(() -> {
+            d.dive();
+            dived.countDown();
+          });
+          TestSupport.await(dived, () -> "round " + d.round + " dives inside a task: " + ex.stats());
+        } else {
+          // A small stack: the dive is short, and each thread's id picks another P's timer heap.
+          Thread diver = new Thread(null, d::dive, "diver-" + round, 256 * 1024);
+          diver.start();
+          diver.join(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS));
+          if (diver.isAlive()) {
+            fail("round " + round + ": a submission never returned (a lock left held?): "
+                + ex.stats());
+          }
+        }
+        d.round++;
+      }
+      assertFalse(d.accepted.isEmpty(), "some submissions returned");
+      TestSupport.awaitCondition(
+          () -> "every accepted task runs: " + ex.stats(), LIVENESS_SECONDS,
+          () -> d.accepted.stream().allMatch(id -> d.runs.get(id) > 0));
+      for (int id = 0; id < Math.min(d.nextId.get(), MAX_IDS); id++) {
+        assertTrue(d.runs.get(id) <= 1, "task " + id + " ran " + d.runs.get(id) + " times");
+      }
+      // Every P still runs tasks and fires timers submitted from ordinary stacks.
+      int n = 4 * ex.stats().parallelism();
+      CountDownLatch ran = new CountDownLatch(2 * n);
+      for (int i = 0; i < n; i++) {
+        Thread t = new Thread(() -> {
+          ex.execute(ran::countDown);
+          ex.schedule(ran::countDown, 1, TimeUnit.MILLISECONDS);
+        });
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS));
+        assertFalse(t.isAlive(), "submissions from a fresh thread return: " + ex.stats());
+      }
+      TestSupport.await(ran, () -> "tasks and timers from fresh threads run: " + ex.stats());
+    }
+  }
+
+  /** Numbered submissions from every frame of a recursion to the stack's end. */
+  private static final class Diver {
+    final GmpExecutor ex;
+    final Kind kind;
+    final AtomicIntegerArray runs = new AtomicIntegerArray(MAX_IDS);
+    final AtomicInteger nextId = new AtomicInteger();
+    final Queue<Integer> accepted = new ConcurrentLinkedQueue<>();
+    volatile int round;
+
+    Diver(GmpExecutor ex, Kind kind) {
+      this.ex = ex;
+      this.kind = kind;
+    }
+
+    /** Recurses to the stack's end, then submits a numbered task from each frame on the way up. */
+    void dive() {
+      try {
+        dive();
+      } catch (StackOverflowError bottom) {
+        // the end: submit from here up
+      }
+      try {
+        int id = nextId.getAndIncrement();
+        if (id < MAX_IDS) {
+          Runnable task = () -> runs.incrementAndGet(id);
+          if (kind == Kind.SCHEDULE_OUTSIDE) {
+            ex.schedule(task, 1, TimeUnit.MILLISECONDS);
+          } else {
+            ex.execute(task);
+          }
+          accepted.add(id);
+        }
+      } catch (StackOverflowError tooDeep) {
+        // this frame's submission (or its bookkeeping) did not fit: the next frame up tries
+      }
+    }
+  }
+}
