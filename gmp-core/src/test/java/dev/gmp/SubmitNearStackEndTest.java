@@ -34,7 +34,16 @@ class SubmitNearStackEndTest {
     /** A task's own execute: runnext, the ring, its overflow to the global queue. */
     EXECUTE_INSIDE,
     /** An outside thread's 1 ms timer: a P's timer heap. */
-    SCHEDULE_OUTSIDE
+    SCHEDULE_OUTSIDE,
+    /** A task's own submit: the future is the task's G. */
+    SUBMIT_INSIDE,
+    /** A task's marked blocking call: its P handed on and taken back at the same depth. */
+    BLOCKING_INSIDE
+  }
+
+  private static boolean inside(Kind kind) {
+    return kind == Kind.EXECUTE_INSIDE || kind == Kind.SUBMIT_INSIDE
+        || kind == Kind.BLOCKING_INSIDE;
   }
 
   @ParameterizedTest
@@ -44,7 +53,7 @@ class SubmitNearStackEndTest {
     try (var c = TestSupport.closer(ex)) {
       Diver d = new Diver(ex, kind);
       for (int round = 0; round < ROUNDS; round++) {
-        if (kind == Kind.EXECUTE_INSIDE) {
+        if (inside(kind)) {
           CountDownLatch dived = new CountDownLatch(1);
           ex.execute(() -> {
             d.dive();
@@ -83,6 +92,7 @@ class SubmitNearStackEndTest {
         assertFalse(t.isAlive(), "submissions from a fresh thread return: " + ex.stats());
       }
       TestSupport.await(ran, () -> "tasks and timers from fresh threads run: " + ex.stats());
+      TestSupport.runTwoAtOnce(ex); // both processors still run tasks (none lost in a hand-off)
     }
   }
 
@@ -111,15 +121,21 @@ class SubmitNearStackEndTest {
         int id = nextId.getAndIncrement();
         if (id < MAX_IDS) {
           Runnable task = () -> runs.incrementAndGet(id);
-          if (kind == Kind.SCHEDULE_OUTSIDE) {
-            ex.schedule(task, 1, TimeUnit.MILLISECONDS);
-          } else {
-            ex.execute(task);
+          switch (kind) {
+            case SCHEDULE_OUTSIDE -> ex.schedule(task, 1, TimeUnit.MILLISECONDS);
+            case SUBMIT_INSIDE -> ex.submit(task);
+            case BLOCKING_INSIDE -> GmpExecutor.blocking(() -> {
+              task.run();
+              return null;
+            });
+            default -> ex.execute(task);
           }
           accepted.add(id);
         }
       } catch (StackOverflowError tooDeep) {
         // this frame's submission (or its bookkeeping) did not fit: the next frame up tries
+      } catch (Exception e) {
+        throw new AssertionError("blocking() threw", e); // the task's own body throws nothing
       }
     }
   }
