@@ -116,7 +116,8 @@ import java.util.function.IntToLongFunction;
  *   <li>Timer add vs the timer sleeper. {@link Timers#add}: the heap write (nextWhen, a
  *       volatile store in TimerHeap#addLocked), then {@link Timers#added}'s fence, then read
  *       {@code TimerSleeper.until} and kick if it is later (an add that leaves nextWhen as it
- *       was compares it with {@code until} unfenced, for a kick an interrupted add missed). {@link TimerSleeper#publish}: write {@code until}, fence, re-read every heap. With
+ *       was compares it with {@code until} unfenced, for a kick an interrupted add missed).
+ *       {@link TimerSleeper#publish}: write {@code until}, fence, re-read every heap. With
  *       no sleeper: the adder reads npidle (wakep) against stopm's npidle++, fence, heap reads in
  *       {@link TimerSleeper#claimSleeperLocked}. A timer add vs shutdown, and vs a retire or
  *       retake of its P, is settled by the heap lock (Timers#add's comment).

@@ -44,8 +44,8 @@ final class TimerHeap {
    * and then yields rather than parking; the add's own full fence (Timers#added) is the StoreLoad
    * that Dekker F needs, so the release needs none. Package-private for one writer: an add that
    * fails with the lock held (a StackOverflowError at a call near the end of a deep caller's
-   * stack) gives it back by a plain field store in its handler, which needs no frame
-   * (Timers#add).
+   * stack) gives it back by a field store in its handler (volatile: it releases the heap writes
+   * as unlock's release store would), which needs no frame (Timers#add).
    */
   volatile int locked;
 
@@ -58,9 +58,10 @@ final class TimerHeap {
   /**
    * Written under the lock (release, or a volatile store by an add: a reader that sees a
    * deadline sees the entry); read without it through {@link #nextWhen()}. The adder's full fence
-   * after unlocking orders it before the read of the sleeper's deadline (Dekker F). Volatile so that the read, once per findRunnable,
-   * is a plain field load in every tier (a VarHandle call is a chain of method-handle frames in
-   * the interpreter and C1, where a fresh JVM's first operations run).
+   * after unlocking orders it before the read of the sleeper's deadline (Dekker F). Volatile so
+   * that the read, once per findRunnable, is a plain field load in every tier (a VarHandle call
+   * is a chain of method-handle frames in the interpreter and C1, where a fresh JVM's first
+   * operations run).
    */
   private volatile long nextWhen = Timers.NONE;
 

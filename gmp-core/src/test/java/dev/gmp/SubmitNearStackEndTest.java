@@ -59,7 +59,8 @@ class SubmitNearStackEndTest {
             d.dive();
             dived.countDown();
           });
-          TestSupport.await(dived, () -> "round " + d.round + " dives inside a task: " + ex.stats());
+          TestSupport.await(
+              dived, () -> "round " + d.round + " dives inside a task: " + ex.stats());
         } else {
           // A small stack: the dive is short, and each thread's id picks another P's timer heap.
           Thread diver = new Thread(null, d::dive, "diver-" + round, 256 * 1024);
