@@ -16,9 +16,9 @@ import java.util.function.LongConsumer;
  * from the injection side, after they became runnable). Only a sampled G pays: a wrapper and a
  * System.nanoTime where it is made runnable, another nanoTime where it starts. The task path
  * otherwise pays a test of the goid's low bits (local) or a ThreadLocalRandom draw (outside), and
- * a type test of the task where it starts. Go samples 1 G in 8 this way (gTrackingPeriod); 64
- * spreads two clock reads per sample to about a nanosecond per task (more on a virtual machine
- * whose clock read is slow).
+ * a type test of the task where it starts (only once sampling is on: SchedulingLoop#execute). Go
+ * samples 1 G in 8 this way (gTrackingPeriod); 64 spreads two clock reads per sample to about a
+ * nanosecond per task (more on a virtual machine whose clock read is slow).
  *
  * <p>On demand. That is the sample's own cost; the wrapping branch in the spawn path cost more:
  * with it compiled in, a local spawn took about a tenth longer, at any sampling rate (1 in 1,024

@@ -106,8 +106,16 @@ final class SchedulingLoop {
       } else if (Thread.interrupted() && s.runState >= Scheduler.STOP) {
         t.interrupt();
       }
-      // The task as submitted, with a sampled G's wait since it became runnable recorded.
-      task = s.counters.latency.started(m, gp.task);
+      // The task as submitted, with a sampled G's wait since it became runnable recorded. Only
+      // once sampling is on: until then no type test of the user's task is profiled here, which
+      // C2 would compile as a guess at its class and recompile the loop for each new one. A G
+      // made Sampled was made after sampleLatency's store (it is never cleared), and its
+      // publication to this M orders that store before this read; missing it, Sampled.run runs
+      // the task and one sample is lost.
+      task = gp.task;
+      if (s.sampleLatency) {
+        task = s.counters.latency.started(m, task);
+      }
     } catch (Throwable e) {
       notStarted(m, gp);
       throw e; // to M.run: the M exits, giving back its P
