@@ -245,11 +245,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     if (task == null) {
       throw new NullPointerException("task");
     }
-    if (task instanceof HelpingFuture<?> f && f.claimQueue(sched)) {
-      sched.submit(f, f); // invokeAll's or invokeAny's future (submit queues its own): its own G
-    } else {
-      sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
-    }
+    // No type test of the task here (invokeAll's futures take executeFuture): C2 would compile
+    // one as a guess at the class it saw, and recompile execute for each new task class.
+    sched.submit(accepting(task)); // decorated before anything is queued: a throw leaves no trace
     // Reachable until here: an M this call made or woke pins it (M#pinned) before it can go.
     Reference.reachabilityFence(this);
   }

@@ -113,7 +113,8 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   /**
    * A future for {@code callable}. {@code queued}: its G is claimed for queueing at birth (Gidle,
    * the default: submit queues it itself before anyone else sees it); else Gnew, for {@link
-   * #claimQueue} (newTaskFor's futures, which invokeAll and invokeAny pass to execute).
+   * #claimQueue} (newTaskFor's futures: invokeAll queues them by executeFuture, invokeAny's
+   * ExecutorCompletionService runs them inside a future of its own).
    */
   HelpingFuture(Scheduler sched, Callable<V> callable, boolean queued) {
     if (!queued) {
@@ -140,9 +141,9 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   }
 
   /**
-   * Claims this future's G for queueing on {@code s} (execute of a future that submit or
-   * invokeAll made): true once, for this executor only; false afterwards, and for a future of
-   * another executor, which then queues in a G of its own like any Runnable.
+   * Claims this future's G for queueing on {@code s} (invokeAll's executeFuture): true once, for
+   * this executor only; false afterwards, and for a future of another executor, which then
+   * queues in a G of its own like any Runnable.
    */
   boolean claimQueue(Scheduler s) {
     // A future already claimed (its run called directly) goes into a G of its own, whose run
@@ -527,7 +528,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
       for (Callable<T> t : tasks) {
         RunnableFuture<T> f = ex.newTaskFor(t);
         futures.add(f);
-        ex.execute(f);
+        ex.executeFuture(f);
       }
       for (int i = futures.size() - 1; i >= 0; i--) {
         Future<T> f = futures.get(i);
@@ -570,7 +571,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
           cancelAll(futures);
           return futures;
         }
-        ex.execute((Runnable) futures.get(i));
+        ex.executeFuture((RunnableFuture<?>) futures.get(i));
       }
       for (int i = n - 1; i >= 0; i--) {
         Future<T> f = futures.get(i);

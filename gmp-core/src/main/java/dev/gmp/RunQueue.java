@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
@@ -121,6 +122,20 @@ final class RunQueue extends RunQueuePad3 {
   }
 
   // ---------------------------------------------------------------- owner side
+
+  /**
+   * A spawn's put: into runnext unless the ablation switch is off, then a full fence for wakep's
+   * read (Dekker A) where there is no swap to give it. Small enough for C1 to inline into
+   * execute (Scheduler#submit). Returns as {@link #put}.
+   */
+  boolean putNext(G g, GlobalQueue global) {
+    if (Switches.RUNNEXT) {
+      return put(g, true, global);
+    }
+    put(g, false, global); // to the ring or global: stealable
+    VarHandle.fullFence(); // put's release store, then wakep's read of nmspinning
+    return true;
+  }
 
   /**
    * runqput: with {@code next}, {@code g} takes runnext and the G it displaces goes to the tail.

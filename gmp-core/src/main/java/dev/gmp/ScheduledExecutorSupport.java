@@ -62,8 +62,8 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
 
   /**
    * As AbstractExecutorService's submit, less the queue claim: the future is its own G, queued
-   * before anyone else can see it, so execute's CAS that makes a future queue once has nothing
-   * to decide here (invokeAll and invokeAny still pass theirs to execute).
+   * before anyone else can see it, so the CAS that makes invokeAll's futures queue once
+   * ({@link #executeFuture}) has nothing to decide here.
    *
    * @throws NullPointerException if task is null
    * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
@@ -102,6 +102,19 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
       return super.submit(task);
     }
     return queued(new HelpingFuture<>(sched, task, true));
+  }
+
+  /**
+   * invokeAll's execute of a future newTaskFor made: a HelpingFuture is queued as its own G, once
+   * (claimQueue); a FutureTask (under a decorator) is executed like any task.
+   */
+  final void executeFuture(RunnableFuture<?> f) {
+    if (f instanceof HelpingFuture<?> h && h.claimQueue(sched)) {
+      sched.submit(h, h);
+      Reference.reachabilityFence(this); // as in GmpExecutor#execute: see M#pinned
+    } else {
+      execute(f);
+    }
   }
 
   private <T> Future<T> queued(HelpingFuture<T> f) {

@@ -84,7 +84,7 @@ import java.util.function.IntToLongFunction;
  *   <li>A G is on at most one queue; a G taken from the global queue is marked {@code taken}, and
  *       an outside submitter that lost the race with shutdown withdraws its G only if it is not.
  *       A submitted task's future is its own G, queued at most once (submit queues the one it
- *       makes; execute of invokeAll's futures claims each by HelpingFuture#claimQueue) and never
+ *       makes; invokeAll's executeFuture claims each by HelpingFuture#claimQueue) and never
  *       recycled.
  * </ul>
  *
@@ -93,7 +93,7 @@ import java.util.function.IntToLongFunction;
  *
  * <ol type="A">
  *   <li>Work vs spinner. Submitter: put the G (RunQueue#put's runnext getAndSet, or the ring's
- *       release store + a fence: readyLocal without runnext, {@link #submitInOrder}; {@link
+ *       release store + a fence: RunQueue#putNext without runnext, {@link #submitInOrder}; {@link
  *       GlobalQueue#inject}'s fence), then
  *       read nmspinning ({@link Idle#wakep}). Spinner: decrement nmspinning by getAndAdd ({@link
  *       Idle#dropSpinning}, {@link Idle#resetspinning}), then read every queue ({@link
@@ -279,14 +279,24 @@ final class Scheduler extends SchedulerPad1 {
    * global queue.
    */
   void submit(Runnable task) {
-    submit(task, null);
+    // execute's path, shaped for C1 to inline whole into execute: each method at most 35 bytes,
+    // with at most 4 stack and local slots beyond its parameters (C1InlineStackLimit, counting
+    // one the JVM adds), hence no own argument here. A method C1 leaves out is called, counted
+    // and compiled by C2 on its own; C2 then keeps that big code out of execute's later compile
+    // (a call per spawn for the JVM's life: benchmarks.md, "One compile for the spawn path").
+    P pp = callersP();
+    if (pp != null) {
+      submitLocal(pp, task);
+    } else {
+      submitExternal(task, null);
+    }
   }
 
   /**
    * Queues {@code task} in {@code own} if it is not null (a future that is its own G: submit's,
    * or one HelpingFuture#claimQueue claimed; {@code task} is that future), else in a new G.
    */
-  void submit(Runnable task, G own) {
+  void submit(Runnable task, G own) { // not execute's: see submit(Runnable)
     P pp = callersP();
     if (pp != null) {
       submitLocal(pp, task, own);
@@ -318,34 +328,41 @@ final class Scheduler extends SchedulerPad1 {
     if (runState >= SHUTDOWN) { // volatile: as in submitLocal
       throw rejected(task);
     }
-    pp.runq.put(newG(pp, task, null), false, global);
+    pp.runq.put(newG(pp, task), false, global);
     pp.runq.keepOrder();
     // Dekker (A) without runnext's swap: the put's release store, then wakep's read of
-    // nmspinning; a full fence keeps them in that order (as readyLocal without runnext).
+    // nmspinning; a full fence keeps them in that order (as RunQueue#putNext without runnext).
     VarHandle.fullFence();
     idle.wakep();
   }
 
   /** newproc from one of our workers: the task takes runnext (the seed's "go" statement). */
+  void submitLocal(P pp, Runnable task) {
+    rejectIfShutdown(task);
+    pp.runq.putNext(newG(pp, task), global); // readyLocal, less its lazy wake (C1: as in submit)
+    idle.wakep();
+  }
+
+  /** As {@link #submitLocal(P, Runnable)}, in {@code own} if it is not null (submit's future). */
   void submitLocal(P pp, Runnable task, G own) {
+    rejectIfShutdown(task);
+    readyLocal(pp, own != null ? initG(pp, own, task) : newG(pp, task), false);
+  }
+
+  private void rejectIfShutdown(Runnable task) {
     if (runState >= SHUTDOWN) { // volatile: a task seen after SHUTDOWN is rejected
       throw rejected(task);
     }
-    readyLocal(pp, newG(pp, task, own), false);
   }
 
-  /**
-   * A runnable G for {@code task} on pp: {@code own} if not null, else one from pp's free list
-   * when gFree is on (owner only), else a new one.
-   */
-  G newG(P pp, Runnable task, G own) {
-    G g = own;
-    if (g == null) {
-      g = Switches.GFREE ? GFree.get(pp, this) : null;
-      if (g == null) {
-        g = new G();
-      }
-    }
+  /** A runnable G for {@code task} on pp: from pp's free list when gFree is on, else a new one. */
+  G newG(P pp, Runnable task) {
+    G g = Switches.GFREE ? GFree.get(pp, this) : null; // owner only
+    return initG(pp, g != null ? g : new G(), task);
+  }
+
+  /** Makes {@code g} a runnable G for {@code task} on pp, with the next goid. */
+  private G initG(P pp, G g, Runnable task) {
     int goid = (int) pp.nextGoid(this);
     g.goid = goid;
     // 1 G in 64 is timed from here to execute, once someone asked for it.
@@ -362,17 +379,12 @@ final class Scheduler extends SchedulerPad1 {
    * sysmon retakes the P after a slice, or its fallback wakes a spinner (Sysmon#wakeForQueuedWork).
    */
   void readyLocal(P pp, Runnable task, boolean lazyWake) {
-    readyLocal(pp, newG(pp, task, null), lazyWake);
+    readyLocal(pp, newG(pp, task), lazyWake);
   }
 
   /** runqput + wakep for g, made runnable on pp by {@link #newG}; as {@link #readyLocal}. */
   private void readyLocal(P pp, G g, boolean lazyWake) {
-    boolean stealable = pp.runq.put(g, Switches.RUNNEXT, global);
-    if (!Switches.RUNNEXT) {
-      // Without runnext there is no atomic swap in put: make the StoreLoad explicit (Dekker A).
-      VarHandle.fullFence();
-    }
-    if (stealable || !lazyWake) {
+    if (pp.runq.putNext(g, global) || !lazyWake) {
       idle.wakep();
     } else {
       sysmon.wakeForBacklog(); // nobody woken: sysmon's fallback moves g if our task runs on

@@ -281,7 +281,7 @@ final class Timers {
         h.unlock();
       }
       for (int i = 0; i < k; i++) {
-        G g = s.newG(pp, batch[i], null);
+        G g = s.newG(pp, batch[i]);
         batch[i] = null;
         pp.runq.put(g, false, s.global); // fits (room above): only we push to our ring
       }

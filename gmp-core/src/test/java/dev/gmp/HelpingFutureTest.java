@@ -375,6 +375,30 @@ class HelpingFutureTest {
   }
 
   @Test
+  void invokeAllQueuesEachFutureAsItsOwnG() throws Exception {
+    GmpExecutor ex = one();
+    List<Callable<Object>> tasks = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      tasks.add(() -> ThreadTable.currentM().curg()); // the G this task runs in
+    }
+    List<Future<Object>> fs = ex.invokeAll(tasks);
+    for (Future<Object> f : fs) {
+      assertSame(f, f.get(), "the future ran as its own G, not in a wrapper");
+    }
+  }
+
+  @Test
+  void executeOfAnUnqueuedFutureWrapsItLikeAnyRunnable() throws Exception {
+    // execute makes no type test of its task (a test C2 would compile as a guess at the task's
+    // class): only invokeAll queues a future as its own G.
+    GmpExecutor ex = one();
+    HelpingFuture<String> f = new HelpingFuture<>(ex.sched, () -> "ran", false);
+    ex.execute(f);
+    assertEquals("ran", f.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals(G.Gnew, f.statusOpaque(), "its own G stayed unqueued: it ran in a wrapper G");
+  }
+
+  @Test
   void aFutureOfAnotherExecutorRunsHereAsAnyRunnable() throws Exception {
     GmpExecutor home = one();
     GmpExecutor other = tracked.track(GmpExecutor.create(2));

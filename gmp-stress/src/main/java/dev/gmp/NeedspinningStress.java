@@ -42,7 +42,7 @@ public class NeedspinningStress {
 
   @Actor
   public void submitter() {
-    s.submitLocal(p2, () -> {}, null);
+    s.submitLocal(p2, () -> {});
   }
 
   @Arbiter

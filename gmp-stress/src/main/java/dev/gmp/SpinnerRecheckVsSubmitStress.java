@@ -47,7 +47,7 @@ public class SpinnerRecheckVsSubmitStress {
 
   @Actor
   public void submitter() {
-    s.submitLocal(p2, () -> {}, null);
+    s.submitLocal(p2, () -> {});
   }
 
   @Arbiter
