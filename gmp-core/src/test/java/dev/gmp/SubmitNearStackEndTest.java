@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -38,12 +40,13 @@ class SubmitNearStackEndTest {
     /** A task's own submit: the future is the task's G. */
     SUBMIT_INSIDE,
     /** A task's marked blocking call: its P handed on and taken back at the same depth. */
-    BLOCKING_INSIDE
+    BLOCKING_INSIDE,
+    /** A task's invokeAll of one task: the future queued as its own G, then waited for. */
+    INVOKE_ALL_INSIDE
   }
 
   private static boolean inside(Kind kind) {
-    return kind == Kind.EXECUTE_INSIDE || kind == Kind.SUBMIT_INSIDE
-        || kind == Kind.BLOCKING_INSIDE;
+    return kind != Kind.EXECUTE_OUTSIDE && kind != Kind.SCHEDULE_OUTSIDE;
   }
 
   @ParameterizedTest
@@ -129,6 +132,7 @@ class SubmitNearStackEndTest {
               task.run();
               return null;
             });
+            case INVOKE_ALL_INSIDE -> ex.invokeAll(List.of(Executors.callable(task)));
             default -> ex.execute(task);
           }
           accepted.add(id);
@@ -136,7 +140,7 @@ class SubmitNearStackEndTest {
       } catch (StackOverflowError tooDeep) {
         // this frame's submission (or its bookkeeping) did not fit: the next frame up tries
       } catch (Exception e) {
-        throw new AssertionError("blocking() threw", e); // the task's own body throws nothing
+        throw new AssertionError(kind + " threw", e); // the task's own body throws nothing
       }
     }
   }
