@@ -63,7 +63,7 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   /**
    * As AbstractExecutorService's submit, less the queue claim: the future is its own G, queued
    * before anyone else can see it, so the CAS that makes invokeAll's futures queue once
-   * ({@link #executeFuture}) has nothing to decide here.
+   * (executeFuture) has nothing to decide here.
    *
    * @throws NullPointerException if task is null
    * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
