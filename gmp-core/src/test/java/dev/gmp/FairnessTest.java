@@ -56,15 +56,7 @@ class FairnessTest {
       GmpExecutor ex = c.ex();
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch chainRuns = new CountDownLatch(100);
-      ex.execute(new Runnable() {
-        @Override
-        public void run() {
-          chainRuns.countDown();
-          if (!stop.get()) {
-            ex.execute(this); // runnext: inherits the slice until sysmon demotes it
-          }
-        }
-      });
+      startChain(ex, stop, chainRuns::countDown);
       try {
         TestSupport.await(chainRuns, "the chain runs");
         for (int i = 0; i < 5; i++) {
@@ -94,15 +86,9 @@ class FairnessTest {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong hops = new AtomicLong();
       CountDownLatch chainRunning = new CountDownLatch(1);
-      ex.execute(new Runnable() {
-        @Override
-        public void run() {
-          hops.incrementAndGet();
-          chainRunning.countDown();
-          if (!stop.get()) {
-            ex.execute(this); // goes to runnext and inherits the slice
-          }
-        }
+      startChain(ex, stop, () -> {
+        hops.incrementAndGet();
+        chainRunning.countDown();
       });
       TestSupport.await(chainRunning, "chain started");
       CountDownLatch outsideRan = new CountDownLatch(1);
@@ -117,6 +103,22 @@ class FairnessTest {
       TestSupport.awaitCondition(
           "chain stops", () -> ex.stats().runnableTasks() == 0 && ex.stats().runningTasks() == 0);
     }
+  }
+
+  /**
+   * A task that runs {@code hop} and executes itself again until {@code stop}: each run goes to
+   * runnext and inherits the slice until sysmon demotes the chain.
+   */
+  private static void startChain(GmpExecutor ex, AtomicBoolean stop, Runnable hop) {
+    ex.execute(new Runnable() {
+      @Override
+      public void run() {
+        hop.run();
+        if (!stop.get()) {
+          ex.execute(this);
+        }
+      }
+    });
   }
 
   /**
