@@ -110,15 +110,14 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
    */
   final void executeFuture(RunnableFuture<?> f) {
     if (f instanceof HelpingFuture<?> h && h.claimQueue(sched)) {
-      sched.submit(h, h);
-      Reference.reachabilityFence(this); // as in GmpExecutor#execute: see M#pinned
+      queued(h);
     } else {
       execute(f);
     }
   }
 
   private <T> Future<T> queued(HelpingFuture<T> f) {
-    sched.submit(f, f); // as execute queues a claimed future: its own G, no wrapper
+    sched.submitFuture(f); // its own G, no wrapper
     Reference.reachabilityFence(this); // as in GmpExecutor#execute: see M#pinned
     return f;
   }

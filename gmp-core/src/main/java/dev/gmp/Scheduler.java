@@ -281,9 +281,9 @@ final class Scheduler extends SchedulerPad1 {
   void submit(Runnable task) {
     // execute's path, shaped for C1 to inline whole into execute: each method at most 35 bytes,
     // with at most 4 stack and local slots beyond its parameters (C1InlineStackLimit, counting
-    // one the JVM adds), hence no own argument here. A method C1 leaves out is called, counted
-    // and compiled by C2 on its own; C2 then keeps that big code out of execute's later compile
-    // (a call per spawn for the JVM's life: benchmarks.md, "One compile for the spawn path").
+    // one the JVM adds). A method C1 leaves out is called, counted and compiled by C2 on its
+    // own; C2 then keeps that big code out of execute's later compile (a call per spawn for the
+    // JVM's life: benchmarks.md, "One compile for the spawn path"). Futures take submitFuture.
     P pp = callersP();
     if (pp != null) {
       submitLocal(pp, task);
@@ -293,15 +293,16 @@ final class Scheduler extends SchedulerPad1 {
   }
 
   /**
-   * Queues {@code task} in {@code own} if it is not null (a future that is its own G: submit's,
-   * or one HelpingFuture#claimQueue claimed; {@code task} is that future), else in a new G.
+   * Queues a future that is its own G (submit's, or one HelpingFuture#claimQueue claimed): as
+   * {@link #submit(Runnable)}, with no G to make.
    */
-  void submit(Runnable task, G own) { // not execute's: see submit(Runnable)
+  void submitFuture(HelpingFuture<?> f) {
     P pp = callersP();
     if (pp != null) {
-      submitLocal(pp, task, own);
+      rejectIfShutdown(f);
+      readyLocal(pp, initG(pp, f, f), false);
     } else {
-      submitExternal(task, own);
+      submitExternal(f, f);
     }
   }
 
@@ -325,9 +326,7 @@ final class Scheduler extends SchedulerPad1 {
       submitExternal(task, null);
       return;
     }
-    if (runState >= SHUTDOWN) { // volatile: as in submitLocal
-      throw rejected(task);
-    }
+    rejectIfShutdown(task);
     pp.runq.put(newG(pp, task), false, global);
     pp.runq.keepOrder();
     // Dekker (A) without runnext's swap: the put's release store, then wakep's read of
@@ -341,12 +340,6 @@ final class Scheduler extends SchedulerPad1 {
     rejectIfShutdown(task);
     pp.runq.putNext(newG(pp, task), global); // readyLocal, less its lazy wake (C1: as in submit)
     idle.wakep();
-  }
-
-  /** As {@link #submitLocal(P, Runnable)}, in {@code own} if it is not null (submit's future). */
-  void submitLocal(P pp, Runnable task, G own) {
-    rejectIfShutdown(task);
-    readyLocal(pp, own != null ? initG(pp, own, task) : newG(pp, task), false);
   }
 
   private void rejectIfShutdown(Runnable task) {
