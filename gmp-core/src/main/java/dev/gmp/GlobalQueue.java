@@ -295,25 +295,36 @@ final class GlobalQueue {
   }
 
   /**
-   * Appends {@code n} Gs from {@code src[0..n)} (runqputslow's batch, claimed from its ring
-   * already); never throws.
+   * runqputslow's append: the {@code n} Gs at {@code src[base + ((from + i) & mask)]} (the front
+   * half of a ring, claimed from it already), then {@code last}; never throws. They are read
+   * straight from the ring: one reference store per G (under G1, a young G stored into a
+   * long-lived array takes its post-write barrier's StoreLoad fence), where a copy into a batch
+   * first took two (docs/benchmarks.md, "The overflow's copies").
    */
-  void putAll(G[] src, int n) {
+  void putAll(G[] src, int base, int from, int mask, int n, G last) {
     int fit = 0;
     if (spilled == 0) {
-      while (count + n > buf.length && grow()) {
+      while (count + n + 1 > buf.length && grow()) {
         // doubles until the batch fits or the array cannot grow
       }
-      fit = Math.min(n, buf.length - count);
-      int mask = buf.length - 1;
-      for (int i = 0; i < fit; i++) {
-        buf[(head + count + i) & mask] = src[i];
+      fit = Math.min(n + 1, buf.length - count);
+      int to = head + count;
+      int bm = buf.length - 1;
+      for (int i = 0; i < fit && i < n; i++) {
+        buf[(to + i) & bm] = src[base + ((from + i) & mask)];
+      }
+      if (fit == n + 1) {
+        buf[(to + n) & bm] = last;
       }
       count += fit;
       appended += fit;
     }
     for (int i = fit; i < n; i++) {
-      spill.push(src[i]);
+      spill.push(src[base + ((from + i) & mask)]);
+      spilled++;
+    }
+    if (fit <= n) {
+      spill.push(last);
       spilled++;
     }
     publishSize();

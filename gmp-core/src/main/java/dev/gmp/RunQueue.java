@@ -74,9 +74,6 @@ final class RunQueue extends RunQueuePad3 {
   /** Owner-only: the last sequence number put in runnext (0: none yet). */
   private long nextSeq;
 
-  /** Owner-only scratch for runqputslow: half the ring plus the displaced G. */
-  private final G[] overflowBatch = new G[SIZE / 2 + 1];
-
   /** Owner-only: Gs written by putOwned and not yet published. */
   private int pending;
 
@@ -201,30 +198,24 @@ final class RunQueue extends RunQueuePad3 {
   /** runqputslow: move the front half (or one, under the ablation switch) and g to global. */
   private boolean putSlow(G g, int h, int t, GlobalQueue global) {
     int n = Switches.BATCH_OVERFLOW ? (t - h) / 2 : 1;
-    G[] batch = overflowBatch;
-    for (int i = 0; i < n; i++) {
-      batch[i] = slots[base + ((h + i) & MASK)];
-    }
-    // CAS (release): claims the n slots against thieves and publishes our reads of them.
+    // CAS: claims the n slots against thieves; from here only this thread reads them, and only
+    // this thread ever writes a slot, so they are read after it, straight into the global array.
     if (Mutations.PUTSLOW_NO_CAS) {
       HEAD.lazySet(this, h + n);
     } else if (!HEAD.compareAndSet(this, h, h + n)) {
-      java.util.Arrays.fill(batch, 0, n, null);
       return false;
     }
-    clearTaken(h + n, t); // the owner's take (class doc)
-    batch[n] = g;
     if (Mutations.PUTSLOW_NO_LOCK) {
-      global.putAll(batch, n + 1);
+      global.putAll(slots, base, h, MASK, n, g);
     } else {
       global.lock.lock();
       try {
-        global.putAll(batch, n + 1);
+        global.putAll(slots, base, h, MASK, n, g);
       } finally {
         global.lock.unlock();
       }
     }
-    java.util.Arrays.fill(batch, 0, n + 1, null);
+    clearTaken(h + n, t); // the owner's take (class doc); after the copy, which reads them
     return true;
   }
 

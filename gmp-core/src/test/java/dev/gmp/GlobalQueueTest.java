@@ -152,11 +152,13 @@ class GlobalQueueTest {
       for (int i = 0; i < 250; i++) {
         gq.put(g(next++));
       }
-      G[] batch = new G[129]; // runqputslow's batch: 6 fit, 123 spill
-      for (int i = 0; i < batch.length; i++) {
-        batch[i] = g(next++);
+      // runqputslow's batch, the front half of a ring that wraps, then the displaced G: 6 fit,
+      // 123 spill
+      G[] ring = new G[2 + 256];
+      for (int i = 0; i < 128; i++) {
+        ring[2 + ((200 + i) & 255)] = g(next++);
       }
-      gq.putAll(batch, batch.length);
+      gq.putAll(ring, 2, 200, 255, 128, g(next++));
       assertEquals(123, gq.spilledLocked());
       List<G> taken = new ArrayList<>();
       taken.add(gq.get()); // room on the array again
