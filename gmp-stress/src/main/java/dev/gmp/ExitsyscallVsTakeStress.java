@@ -49,8 +49,12 @@ public class ExitsyscallVsTakeStress {
     if (!s.retake.retakeSyscall(p1, p1.statusRaw(), false)) { // sysmon's retake: P1 to a new M
       throw new IllegalStateException("retake of P1 failed");
     }
+    // Work behind M1's call (what the take is for), queued before the call: the call counts
+    // itself (Spares#addSelf), as any call with work waiting does, so that M2, a spare with no P
+    // idle, may take P0 without the lock (Spares#takeFree). Queued after it, the call was not
+    // counted, M2 never took P0, and the race below never happened.
+    p0.runq.put(g(4), false, s.global);
     Syscall.entersyscall(m1, g1);
-    p0.runq.put(g(4), false, s.global); // work behind M1's call: what the take is for
   }
 
   @Actor

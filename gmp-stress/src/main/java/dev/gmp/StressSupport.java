@@ -109,13 +109,16 @@ final class StressSupport {
     return new Scheduler(c, false);
   }
 
-  /** An M of s holding an idle P of s (taken off the idle list), optionally spinning. */
+  /** An M of s, counted, holding an idle P of s (taken off the idle list), optionally spinning. */
   static M mWithP(Scheduler s, long id, boolean spinning) {
     M m = new M(s, id);
     P pp;
     s.lock.lock();
     try {
       pp = s.idle.pidleget();
+      // Counted, as Threads#newM counts a real M: with no M counted, an outside submit takes the
+      // no-M path (Scheduler#startFirstOrReject) and never reaches the race under test.
+      s.threads.mcount++;
     } finally {
       s.lock.unlock();
     }
