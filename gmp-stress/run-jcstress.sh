@@ -4,6 +4,9 @@
 #
 #   run-jcstress.sh [quick|long] [jcstress args...]   all tests (or -t REGEX), must all pass
 #   run-jcstress.sh mutants [jcstress args...]        each test with its mutation: must FAIL
+#                                                     (up to $GMP_MUTANT_TRIES quick runs each,
+#                                                     default 3; GMP_MUTANTS_SKIP_FENCES=1 leaves
+#                                                     the fence mutations to the fences mode)
 #   run-jcstress.sh fences                            the two fence mutations, focused: both must
 #                                                     be caught, and the same run unmutated pass
 #
@@ -303,20 +306,35 @@ if [ "$mode" = mutants ]; then
     t="${entry%%:*}"
     m="${entry##*:}"
     log="mutant-$t-$m.log"
-    r=0
-    if [[ " ${fence_entries[*]} " == *" $t:$m "* ]]; then
-      # quick misses these two: the focused run of the fences mode (extra args do not apply)
-      preset=("${fences_preset[@]}")
-      run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgs "$fence_jvm -Dgmp.mutate.$m=true" || r=$?
-      preset=("${quick_preset[@]}")
-    else
-      run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgsPrepend "-Dgmp.mutate.$m=true" "$@" || r=$?
+    fence=0
+    [[ " ${fence_entries[*]} " == *" $t:$m "* ]] && fence=1
+    if [ "$fence" = 1 ] && [ "${GMP_MUTANTS_SKIP_FENCES:-}" = 1 ]; then
+      printf '%-32s %-22s %s\n' "$t" "$m" "skipped (the fences mode's)"
+      continue
     fi
+    # A quick run samples a race: a mutant it misses once is run again, up to
+    # $GMP_MUTANT_TRIES runs in all (default 3), before "NOT CAUGHT"; a test that has stopped
+    # racing misses every time.
+    try=0
+    while :; do
+      try=$((try + 1))
+      r=0
+      if [ "$fence" = 1 ]; then
+        # quick misses these two: the focused run of the fences mode (extra args do not apply)
+        preset=("${fences_preset[@]}")
+        run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgs "$fence_jvm -Dgmp.mutate.$m=true" || r=$?
+        preset=("${quick_preset[@]}")
+      else
+        run_guarded "$log" -t "dev.gmp.$t\$" -jvmArgsPrepend "-Dgmp.mutate.$m=true" "$@" || r=$?
+      fi
+      [ "$r" = 0 ] && [ "$try" -lt "${GMP_MUTANT_TRIES:-3}" ] || break
+    done
     case "$r" in
       1)
         res="caught ($(samples "$log" Forbidden) forbidden samples over all configs)"
+        [ "$try" -gt 1 ] && res="$res, run $try"
         ;;
-      0) res="NOT CAUGHT"; status=1 ;;
+      0) res="NOT CAUGHT ($try runs)"; status=1 ;;
       *) res="NO RUN (see target/$log)"; status=1 ;;
     esac
     printf '%-32s %-22s %s\n' "$t" "$m" "$res"
