@@ -271,6 +271,13 @@ class RunQueueTest {
     q.put(g(RunQueue.SIZE), false, gq);
     assertEquals(129, gq.size());
     assertEquals(128, q.size());
+    // The half was read from ring slots 245.. onwards, across the ring's end: in order.
+    List<Long> expectGlobal = new ArrayList<>();
+    for (long i = 0; i < RunQueue.SIZE / 2; i++) {
+      expectGlobal.add(i);
+    }
+    expectGlobal.add((long) RunQueue.SIZE);
+    assertEquals(expectGlobal, drainGlobal(gq), "front half across the ring's end, then the new G");
     RunQueue thief = new RunQueue(Integer.MAX_VALUE - 3);
     G got = thief.stealFrom(q, false, false);
     assertEquals(128, got.goid); // 64 stolen: 128..191, the oldest returned
