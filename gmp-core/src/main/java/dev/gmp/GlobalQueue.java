@@ -310,10 +310,10 @@ final class GlobalQueue {
       fit = Math.min(n + 1, buf.length - count);
       int to = head + count;
       int bm = buf.length - 1;
-      for (int i = 0; i < fit && i < n; i++) {
+      for (int i = 0, k = Math.min(fit, n); i < k; i++) {
         buf[(to + i) & bm] = src[base + ((from + i) & mask)];
       }
-      if (fit == n + 1) {
+      if (fit > n) {
         buf[(to + n) & bm] = last;
       }
       count += fit;
