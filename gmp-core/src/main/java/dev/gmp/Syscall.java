@@ -30,7 +30,7 @@ final class Syscall {
     // calls: a caller deep in a recursion must overflow here, before any, not halfway
     // (StackGuard). Leaving runs at this same depth, whatever work did.
     StackGuard.ensure();
-    entersyscall(m, gp);
+    entersyscall(m, gp); // an Error inside leaves nothing entered
     try {
       return work.call();
     } finally {
@@ -45,7 +45,6 @@ final class Syscall {
     pp.setSyscallwhen(now);
     m.setSince(m.completed(), now); // for the dump: the clock is read for sysmon anyway
     pp.incSyscalltick();
-    m.oldp = pp;
     boolean workWaits = !pp.runq.isEmpty() || s.global.size() != 0;
     // Work waits, so this call's P will likely be taken: count the M against the spare budget
     // now, before the P shows Psyscall, so that whoever takes it needs no lock to count us and
@@ -55,35 +54,60 @@ final class Syscall {
     boolean holdBack = workWaits && s.sysmon.oversubscription.holdsBack(s);
     boolean precounted =
         workWaits && !holdBack && s.spares.addSelf(m);
-    gp.setStatus(G.Gsyscall);
-    // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
-    // and exitsyscall takes the slow path (token -1).
-    long tok = pp.enterSyscall();
+    long tok;
+    try {
+      m.oldp = pp;
+      gp.setStatus(G.Gsyscall);
+      // CAS: sysmon or setParallelism may have killed the P already; then we are simply P-less
+      // and exitsyscall takes the slow path (token -1).
+      tok = pp.enterSyscall();
+    } catch (Throwable e) { // an Error the JVM raised before the CAS (a call site's first link)
+      notEntered(m, gp, precounted);
+      throw e;
+    }
     m.syscallToken = tok;
-    if (precounted && tok != -1) {
-      m.precountTok = tok; // volatile, after the CAS: a taker reads the status first
+    try {
+      if (precounted && tok != -1) {
+        m.precountTok = tok; // volatile, after the CAS: a taker reads the status first
+      }
+      // Go's entersyscallblock: blocking() says the call blocks, so if tasks are already waiting
+      // (on this P, or globally), hand the P on now rather than after sysmon's next round, as
+      // ForkJoinPool.managedBlock compensates at once. The same retake sysmon would do, so
+      // exitsyscall's fast path fails on the token and takes the slow path.
+      if (tok != -1
+          && workWaits
+          // A hint (rechecked under the lock; volatile, not the list's plain head): no idle M,
+          // no eager hand-off (unless it may start a thread).
+          && s.idle.nmidle != 0
+          && !s.retake.returnComesSoon()
+          && !holdBack
+          && s.retake.retakeSyscall(pp, tok, true)) {
+        return;
+      }
+      if (Jfr.on && tok != -1) { // after the eager check: recording must not widen sysmon's race
+        Jfr.procState(s, pp.id, P.Psyscall, m);
+      }
+      if (s.sysmon.waiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)
+        s.sysmon.wakeIfWaiting();
+      }
+      s.sysmon.onEntersyscall();
+    } catch (Throwable e) {
+      // An Error the JVM raised after the CAS (the heap full: a JFR event, the hand-off's
+      // bookkeeping): the call is left as its return would leave it, never half entered. A P
+      // left in Psyscall under an M that goes on running tasks would be handed to a second M by
+      // sysmon, and the G left in Gsyscall would keep the executor from terminating.
+      exitsyscall(m, gp);
+      throw e;
     }
-    // Go's entersyscallblock: blocking() says the call blocks, so if tasks are already waiting
-    // (on this P, or globally), hand the P on now rather than after sysmon's next round, as
-    // ForkJoinPool.managedBlock compensates at once. The same retake sysmon would do, so
-    // exitsyscall's fast path fails on the token and takes the slow path.
-    if (tok != -1
-        && workWaits
-        // A hint (rechecked under the lock; volatile, not the list's plain head): no idle M, no
-        // eager hand-off (unless it may start a thread).
-        && s.idle.nmidle != 0
-        && !s.retake.returnComesSoon()
-        && !holdBack
-        && s.retake.retakeSyscall(pp, tok, true)) {
-      return;
+  }
+
+  /** Undoes entersyscall's steps before its CAS. Out of line: entersyscall stays inlinable. */
+  private static void notEntered(M m, G gp, boolean precounted) {
+    gp.setStatus(G.Grunning);
+    m.oldp = null;
+    if (precounted) {
+      m.sched.spares.removeSelf(m);
     }
-    if (Jfr.on && tok != -1) { // after the eager check: recording must not widen sysmon's race
-      Jfr.procState(s, pp.id, P.Psyscall, m);
-    }
-    if (s.sysmon.waiting) { // deep sleep: a P in a syscall needs sysmon's eye (Go: exitsyscall)
-      s.sysmon.wakeIfWaiting();
-    }
-    s.sysmon.onEntersyscall();
   }
 
   static void exitsyscall(M m, G gp) {

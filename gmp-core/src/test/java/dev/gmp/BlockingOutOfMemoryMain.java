@@ -1,0 +1,95 @@
+package dev.gmp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import jdk.jfr.Recording;
+
+/**
+ * Run by BlockingOutOfMemoryTest in a JVM with a small heap (Serial GC) and a JFR recording, so
+ * that entering a marked blocking call allocates after its P has changed state (the P's state
+ * event): a task fills the heap to the last bytes and calls {@code blocking()}, which throws
+ * OutOfMemoryError there. The call must leave no state half entered: with one P, the M that ran it
+ * goes on holding that P, and a P left in its blocking state would be handed to a second M by
+ * sysmon while the first still runs tasks from it. So afterwards no two tasks may run at once, each
+ * must run once, and the executor must terminate. Prints "ok", or what went wrong; "no error"
+ * if the call never threw (then the test checked nothing).
+ */
+public final class BlockingOutOfMemoryMain {
+  private BlockingOutOfMemoryMain() {}
+
+  private static final Callable<Object> NOTHING = () -> null;
+
+  public static void main(String[] args) throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1); // its JFR listener sets Jfr.on while a recording runs
+    try (Recording rec = new Recording()) {
+      rec.enable(Jfr.ProcStateEvent.class);
+      rec.start();
+      while (!Jfr.on) {
+        Thread.onSpinWait();
+      }
+      run(ex);
+    }
+  }
+
+  private static void run(GmpExecutor ex) throws Exception {
+    ex.submit(() -> GmpExecutor.blocking(NOTHING)).get(); // every call site linked, classes loaded
+    AtomicInteger errors = new AtomicInteger();
+    ex.submit(() -> {
+      List<Object> hog = new ArrayList<>(1 << 16);
+      for (int attempt = 0; attempt < 20 && errors.get() < 10; attempt++) {
+        for (int chunk : new int[] {1 << 20, 1 << 16, 1 << 12, 1 << 8, 64, 16}) {
+          try {
+            for (; ; ) {
+              hog.add(new byte[chunk]);
+            }
+          } catch (OutOfMemoryError full) {
+            // the heap is full down to this chunk size
+          }
+        }
+        try {
+          GmpExecutor.blocking(NOTHING);
+        } catch (OutOfMemoryError e) {
+          errors.incrementAndGet();
+        }
+        hog.clear();
+      }
+      return null;
+    }).get();
+    if (errors.get() == 0) {
+      System.out.println("no error");
+      return;
+    }
+    // Queued work and a P that would look blocked: sysmon hands such a P to another M.
+    int n = 200;
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    AtomicInteger ran = new AtomicInteger();
+    CountDownLatch done = new CountDownLatch(n);
+    for (int i = 0; i < n; i++) {
+      ex.execute(() -> {
+        int now = running.incrementAndGet();
+        most.accumulateAndGet(now, Math::max);
+        long end = System.nanoTime() + 200_000;
+        while (System.nanoTime() < end) {
+          Thread.onSpinWait();
+        }
+        running.decrementAndGet();
+        ran.incrementAndGet();
+        done.countDown();
+      });
+    }
+    boolean all = done.await(20, TimeUnit.SECONDS);
+    ex.shutdown();
+    boolean terminated = ex.awaitTermination(20, TimeUnit.SECONDS);
+    if (all && terminated && most.get() == 1 && ran.get() == n) {
+      System.out.println("ok");
+    } else {
+      System.out.println("ran " + ran + " of " + n + ", at most " + most + " at once (parallelism"
+          + " 1), terminated " + terminated + "; " + ex);
+    }
+  }
+}
