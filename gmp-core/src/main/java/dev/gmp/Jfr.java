@@ -22,6 +22,12 @@ import jdk.jfr.Timespan;
  * {@code shouldCommit()} before filling it (the JIT removes the allocation of an event that is
  * not committed); no event records a stack trace.
  *
+ * <p>Never throws. An emitter drops its event on any Error (one that cannot be allocated or
+ * committed with the heap full, or with the stack nearly used up), as JFR drops events when its
+ * buffers are full: the emitting sites sit inside the scheduler's steps (a steal that has taken a
+ * task, a P put on the idle list or retired, a blocking call that has marked its P), and an Error
+ * from one would leave its step half done: a task lost, a P owned twice.
+ *
  * <p>This class touches jdk.jfr only inside the emitters, which run only once {@link #on} was
  * set by JfrRecorder's listener, and in its nested event classes, each loaded only when first
  * used: on a runtime without the jdk.jfr module gmp runs, unrecorded.
@@ -47,89 +53,121 @@ final class Jfr {
   // ---------------------------------------------------------------- emitters (call if on)
 
   static void steal(Scheduler s, int thief, int victim, int tasks) {
-    StealEvent e = new StealEvent();
-    if (e.shouldCommit()) {
-      e.executor = s.config.name();
-      e.thief = thief;
-      e.victim = victim;
-      e.tasks = tasks;
-      e.commit();
+    try {
+      StealEvent e = new StealEvent();
+      if (e.shouldCommit()) {
+        e.executor = s.config.name();
+        e.thief = thief;
+        e.victim = victim;
+        e.tasks = tasks;
+        e.commit();
+      }
+    } catch (Throwable dropped) {
+      // never throws: see the class comment
     }
   }
 
   static void handoff(Scheduler s, int p, boolean eager, long callNanos) {
-    HandoffEvent e = new HandoffEvent();
-    if (e.shouldCommit()) {
-      e.executor = s.config.name();
-      e.p = p;
-      e.eager = eager;
-      e.callDuration = callNanos;
-      e.commit();
+    try {
+      HandoffEvent e = new HandoffEvent();
+      if (e.shouldCommit()) {
+        e.executor = s.config.name();
+        e.p = p;
+        e.eager = eager;
+        e.callDuration = callNanos;
+        e.commit();
+      }
+    } catch (Throwable dropped) {
+      // never throws: see the class comment
     }
   }
 
   static void retake(Scheduler s, int p, String kind, long m, long heldNanos) {
-    RetakeEvent e = new RetakeEvent();
-    if (e.shouldCommit()) {
-      e.executor = s.config.name();
-      e.p = p;
-      e.kind = kind;
-      e.m = m;
-      e.held = heldNanos;
-      e.commit();
+    try {
+      RetakeEvent e = new RetakeEvent();
+      if (e.shouldCommit()) {
+        e.executor = s.config.name();
+        e.p = p;
+        e.kind = kind;
+        e.m = m;
+        e.held = heldNanos;
+        e.commit();
+      }
+    } catch (Throwable dropped) {
+      // never throws: see the class comment
     }
   }
 
   static void procState(Scheduler s, int p, int state, M m) {
-    ProcStateEvent e = new ProcStateEvent();
-    if (e.shouldCommit()) {
-      e.executor = s.config.name();
-      e.p = p;
-      e.state = Dump.pStatus(state);
-      e.m = m == null ? -1 : m.id;
-      e.commit();
+    try {
+      ProcStateEvent e = new ProcStateEvent();
+      if (e.shouldCommit()) {
+        e.executor = s.config.name();
+        e.p = p;
+        e.state = Dump.pStatus(state);
+        e.m = m == null ? -1 : m.id;
+        e.commit();
+      }
+    } catch (Throwable dropped) {
+      // never throws: see the class comment
     }
   }
 
   static void unpark(Scheduler s, M m) {
-    UnparkEvent e = new UnparkEvent();
-    if (e.shouldCommit()) {
-      e.executor = s.config.name();
-      e.m = m.id;
-      e.commit();
+    try {
+      UnparkEvent e = new UnparkEvent();
+      if (e.shouldCommit()) {
+        e.executor = s.config.name();
+        e.m = m.id;
+        e.commit();
+      }
+    } catch (Throwable dropped) {
+      // never throws: see the class comment
     }
   }
 
   static void runnextDemotion(Scheduler s, int p, long goid) {
-    RunnextDemotionEvent e = new RunnextDemotionEvent();
-    if (e.shouldCommit()) {
-      e.executor = s.config.name();
-      e.p = p;
-      e.goid = goid;
-      e.commit();
+    try {
+      RunnextDemotionEvent e = new RunnextDemotionEvent();
+      if (e.shouldCommit()) {
+        e.executor = s.config.name();
+        e.p = p;
+        e.goid = goid;
+        e.commit();
+      }
+    } catch (Throwable dropped) {
+      // never throws: see the class comment
     }
   }
 
   /** A park about to begin: the event to end after the wake-up, or null if not recorded. */
   static ParkEvent parkBegin(Scheduler s, M m) {
-    ParkEvent e = new ParkEvent();
-    if (!e.isEnabled()) {
-      return null;
+    try {
+      ParkEvent e = new ParkEvent();
+      if (!e.isEnabled()) {
+        return null;
+      }
+      e.executor = s.config.name();
+      e.m = m.id;
+      e.begin();
+      return e;
+    } catch (Throwable dropped) {
+      return null; // never throws: see the class comment
     }
-    e.executor = s.config.name();
-    e.m = m.id;
-    e.begin();
-    return e;
   }
 
   /** Ends a park parkBegin began; nothing if it returned null (no recording). */
   static void parkEnd(ParkEvent e) {
-    if (e == null) {
-      return;
-    }
-    e.end();
-    if (e.shouldCommit()) {
-      e.commit();
+    try {
+      if (e == null) {
+        return;
+      }
+      e.end();
+      if (e.shouldCommit()) {
+        e.commit();
+      }
+    } catch (Throwable dropped) {
+      // never throws: see the class comment
     }
   }
 
