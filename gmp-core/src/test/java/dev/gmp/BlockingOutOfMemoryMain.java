@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.Recording;
 
 /**
- * Run by BlockingOutOfMemoryTest in a JVM with a small heap (Serial GC) and a JFR recording: a
+ * Run by JfrOutOfMemoryTest in a JVM with a small heap (Serial GC) and a JFR recording: a
  * task fills the heap to the last bytes and calls {@code blocking()}, again and again. Entering
  * the call marks its P blocked and then, recording, allocates the P's state event; before 2849f67
  * the OutOfMemoryError from that allocation left the P marked blocked under an M that went on
@@ -41,15 +41,7 @@ public final class BlockingOutOfMemoryMain {
     ex.submit(() -> {
       List<Object> hog = new ArrayList<>(1 << 16);
       for (int attempt = 0; attempt < 20 && errors.get() < 10; attempt++) {
-        for (int chunk : new int[] {1 << 20, 1 << 16, 1 << 12, 1 << 8, 64, 16}) {
-          try {
-            for (; ; ) {
-              hog.add(new byte[chunk]);
-            }
-          } catch (OutOfMemoryError full) {
-            // the heap is full down to this chunk size
-          }
-        }
+        JfrOutOfMemoryMain.fill(hog);
         try {
           GmpExecutor.blocking(NOTHING);
         } catch (OutOfMemoryError e) {

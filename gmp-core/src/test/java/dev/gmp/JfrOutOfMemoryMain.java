@@ -64,11 +64,16 @@ public final class JfrOutOfMemoryMain {
 
   /** Fills the heap down to its last bytes; false if no allocation ever failed. */
   private static boolean fill() {
+    return fill(HOG);
+  }
+
+  /** Fills the heap down to its last bytes into {@code hog}; false if no allocation failed. */
+  static boolean fill(List<Object> hog) {
     boolean failed = false;
     for (int chunk : new int[] {1 << 20, 1 << 16, 1 << 12, 1 << 8, 64, 16}) {
       try {
         for (; ; ) {
-          HOG.add(new byte[chunk]);
+          hog.add(new byte[chunk]);
         }
       } catch (OutOfMemoryError full) {
         failed = true;
