@@ -41,6 +41,12 @@ final class Counters {
   final LongAdder preemptionRequests = new LongAdder();
 
   /**
+   * Runnext chains sent to the global queue at an expired slice (SchedulingLoop#findRunnable):
+   * what a request led to, where the request count also holds requests that found no chain.
+   */
+  final LongAdder runnextDemotions = new LongAdder();
+
+  /**
    * sysmon's rounds. Volatile and written by sysmon alone, so a plain increment loses nothing
    * (the stats read it racily); a LongAdder's VarHandle CAS is the dearer path for one writer.
    */

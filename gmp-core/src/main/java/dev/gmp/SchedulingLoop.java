@@ -229,6 +229,7 @@ final class SchedulingLoop {
             s.lock.unlock();
           }
           s.idle.wakep(); // Go's goschedImpl: an idle P may take it (the lock orders the put)
+          Counters.count(s.counters.runnextDemotions);
           if (Jfr.on) {
             Jfr.runnextDemotion(s, pp.id, next.id());
           }
