@@ -37,15 +37,14 @@ public final class BlockingOutOfMemoryMain {
 
   private static void run(GmpExecutor ex) throws Exception {
     ex.submit(() -> GmpExecutor.blocking(NOTHING)).get(); // every call site linked, classes loaded
-    AtomicInteger errors = new AtomicInteger();
     ex.submit(() -> {
       List<Object> hog = new ArrayList<>(1 << 16);
-      for (int attempt = 0; attempt < 20 && errors.get() < 10; attempt++) {
+      for (int attempt = 0; attempt < 20; attempt++) { // an error may land where it is harmless
         JfrOutOfMemoryMain.fill(hog);
         try {
           GmpExecutor.blocking(NOTHING);
         } catch (OutOfMemoryError e) {
-          errors.incrementAndGet(); // the task gets the error; the executor must stay whole
+          // the task may get the error; the executor must stay whole
         }
         hog.clear();
       }
