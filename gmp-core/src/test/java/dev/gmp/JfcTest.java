@@ -21,6 +21,7 @@ import jdk.jfr.Name;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The shipped gmp.jfc: every gmp event on, and the command the README gives works. */
 class JfcTest {
@@ -47,8 +48,8 @@ class JfcTest {
   }
 
   @Test
-  void theDocumentedCommandRecordsGmpEventsBesideTheJdksDefaults() throws Exception {
-    Path dir = Files.createTempDirectory("gmp-jfc");
+  void theDocumentedCommandRecordsGmpEventsBesideTheJdksDefaults(@TempDir Path dir)
+      throws Exception {
     Path jfc = dir.resolve("gmp.jfc");
     Path rec = dir.resolve("app.jfr");
     try (InputStream in = GmpExecutor.class.getResourceAsStream(RESOURCE)) {
