@@ -11,9 +11,12 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -104,6 +107,7 @@ public class HttpServerBench {
   HttpServer jdkServer;
   Server jettyServer;
   Tomcat tomcat;
+  Path tomcatDir;
   KeepAliveClient client;
   final LiveThreads threads = new LiveThreads();
 
@@ -185,7 +189,8 @@ public class HttpServerBench {
   private InetSocketAddress startTomcat(Runnable work) throws Exception {
     TOMCAT_LOG.setLevel(java.util.logging.Level.WARNING);
     tomcat = new Tomcat();
-    tomcat.setBaseDir(Files.createTempDirectory("gmp-tomcat").toString());
+    tomcatDir = Files.createTempDirectory("gmp-tomcat");
+    tomcat.setBaseDir(tomcatDir.toString());
     Connector connector = new Connector("HTTP/1.1"); // the NIO connector, Tomcat's default
     connector.setPort(0);
     connector.setProperty("address", InetAddress.getLoopbackAddress().getHostAddress());
@@ -259,6 +264,11 @@ public class HttpServerBench {
     if (tomcat != null) {
       tomcat.stop();
       tomcat.destroy();
+      try (Stream<Path> files = Files.walk(tomcatDir)) { // its work directory, deepest first
+        for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(f);
+        }
+      }
     }
     Execs.shutdown(exec);
   }
