@@ -21,8 +21,10 @@ package dev.gmp;
  * @param completedTasks tasks that finished (normally or by throwing)
  * @param steals successful steals from another P's queue (each takes one task or a batch); one
  *     {@code dev.gmp.Steal} JFR event each
- * @param parks times an M parked on the idle list; one {@code dev.gmp.Park} JFR event each (with
- *     no threshold: gmp.jfc records those of 1 ms or more)
+ * @param parks times an M went idle on the idle list (a wake-up within its idle spin of a few
+ *     microseconds reaches it before its thread parks: {@code unparks} counts the others); one
+ *     {@code dev.gmp.Park} JFR event each (with no threshold: gmp.jfc records those of 1 ms or
+ *     more)
  * @param unparks times a parked M had to be unparked; one {@code dev.gmp.Unpark} JFR event each
  * @param threadStartFailures times no thread could be had (ThreadFactory threw or returned null,
  *     Thread.start failed, or maxThreads was reached)
