@@ -264,13 +264,15 @@ public class HttpServerBench {
     if (tomcat != null) {
       tomcat.stop();
       tomcat.destroy();
+    }
+    Execs.shutdown(exec);
+    if (tomcatDir != null) {
       try (Stream<Path> files = Files.walk(tomcatDir)) { // its work directory, deepest first
         for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
           Files.delete(f);
         }
       }
     }
-    Execs.shutdown(exec);
   }
 
   /** Latency percentiles, throughput and peak threads of one iteration (JMH secondary results). */
