@@ -93,8 +93,9 @@ build() {
 # and a JVM that has run a while has faulted its heap in; on a VM whose memory the host backs
 # lazily, a 3 s fork otherwise measures its first pass over eden for both executors (page faults,
 # up to 5x the time: docs/benchmarks.md, "The heap's first touch in JMH forks"). The fresh-JVM
-# views (ThreeViews' CHILD_JVM) keep the same heap untouched, as a program starts. Host and forks get the flag that silences JMH's own Unsafe warning on
-# JDK 24+ (JMH's Blackhole and Utils use sun.misc.Unsafe; gmp and the benchmarks do not).
+# views (ThreeViews' CHILD_JVM) keep the same heap untouched, as a program starts. Host and forks
+# get the flag that silences JMH's own Unsafe warning on JDK 24+ (JMH's Blackhole and Utils use
+# sun.misc.Unsafe; gmp and the benchmarks do not).
 FORK_JVM="-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+IgnoreUnrecognizedVMOptions --sun-misc-unsafe-memory-access=allow"
 HOST_JVM=(-XX:+IgnoreUnrecognizedVMOptions --sun-misc-unsafe-memory-access=allow)
 
