@@ -52,6 +52,13 @@ final class M implements Runnable {
   long startedAt;
 
   /**
+   * Thread.start() has returned for this M's thread (Threads.newm): only then does a thread
+   * still NEW mean one that will never run. Volatile: the watchdog reads it without the newm
+   * caller's lock, and the write follows start(), which leaves the thread past NEW.
+   */
+  volatile boolean startReturned;
+
+  /**
    * Threads#outcomes when this M was made: its failure backs creation off only if no pause began
    * and no check-in ended one since (an attempt older than the last outcome). Lock held.
    */

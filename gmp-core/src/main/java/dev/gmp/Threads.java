@@ -426,6 +426,7 @@ final class Threads {
     }
     try {
       t.start();
+      m.startReturned = true;
     } catch (Throwable e) {
       return writeOff(m, M.STARTING, e) ? e : null;
     } finally {
@@ -585,11 +586,15 @@ final class Threads {
         if (m.life() != M.STARTING) {
           starting.remove(i); // checked in (or written off)
         } else {
+          // The flag before the state: a start() that has returned has left the thread past NEW.
+          boolean returned = m.startReturned;
           Thread.State ts = m.thread.getState();
           boolean overdue = now - m.startedAt > CHECK_IN_NANOS;
-          // Ended, or a start() that never started it (still NEW when it is overdue; NEW before
-          // that may be newm between its bookkeeping and start()).
-          if (ts == Thread.State.TERMINATED || ts == Thread.State.NEW && overdue) {
+          // Ended, or a start() that returned without starting it (an override that never calls
+          // the JDK's). NEW while start() has not returned is late, not dead, however long: a
+          // start() slow to create the thread (an overloaded host, a factory's own override), or
+          // newm descheduled between its bookkeeping and start().
+          if (ts == Thread.State.TERMINATED || ts == Thread.State.NEW && returned && overdue) {
             dead.add(m);
           } else if (!m.late && overdue) {
             late.add(m);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -311,6 +312,67 @@ class ThreadFactoryFaultsTest {
       TestSupport.await(again, "the executor still runs tasks");
     } finally {
       unstick.countDown();
+      ex.shutdownNow();
+      assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
+  /**
+   * A thread whose start() is slow (thread creation on an overloaded host, or a factory's own
+   * start() override that waits) is still NEW while start() runs: late, not dead. Until
+   * 2026-12-06 the watchdog took a thread NEW past the check-in time for one never started,
+   * wrote it off and reported a start failure, though it came up and ran its Runnable (found
+   * with a 400 ms start(); seen once with the default factory on a loaded machine). Here the
+   * second thread's start() waits on a gate that opens only once the watchdog has judged it.
+   */
+  @Test
+  void aThreadInsideASlowStartIsLateNotWrittenOff() throws Exception {
+    CountDownLatch gate = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory factory = r -> {
+      boolean slow = made.size() == 1;
+      Thread t = new Thread(r, "t-" + made.size()) {
+        @Override
+        public void start() {
+          if (slow) {
+            TestSupport.awaitQuietly(gate);
+          }
+          super.start();
+        }
+      };
+      t.setDaemon(true);
+      made.add(t);
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(factory)
+        .uncaughtExceptionHandler((t, e) -> {}).build();
+    try {
+      assertEquals(1, ex.submit(() -> 1).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+      // A marked call that waits, with a task queued behind it: its P goes to a new M, whose
+      // thread is the slow one.
+      ex.execute(() -> {
+        try {
+          GmpExecutor.blocking(
+              () -> release.await(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Future<Integer> queued = ex.submit(() -> 2);
+      Counters c = ex.sched.counters;
+      TestSupport.awaitCondition(() -> "the watchdog judges the slow thread: " + ex.dump(),
+          TestSupport.LIVENESS_SECONDS,
+          () -> c.lateThreadStarts.sum() != 0 || ex.stats().threadStartFailures() != 0);
+      assertEquals(0, ex.stats().threadStartFailures(), () -> "written off: " + ex.stats());
+      assertEquals(1, c.lateThreadStarts.sum());
+      gate.countDown();
+      assertEquals(2, queued.get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+      made.get(1).join(TimeUnit.SECONDS.toMillis(TestSupport.LIVENESS_SECONDS));
+      assertEquals(0, ex.stats().threadStartFailures(), () -> "after it came: " + ex.stats());
+    } finally {
+      gate.countDown();
+      release.countDown();
       ex.shutdownNow();
       assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
     }
