@@ -83,9 +83,13 @@ record Config(
       throw new IllegalArgumentException("parallelism(" + parallelism + ") and"
           + " followAvailableProcessors(true) are exclusive: an explicit parallelism is pinned");
     }
+    // The CPU count, as sysmon follows it later (Resize#followAvailableProcessors): capped at
+    // maxThreads, so that maxThreads(1) builds on any machine; only an explicit parallelism
+    // above maxThreads is the caller's mistake.
     int procs = explicit
         ? parallelism
-        : Math.min(GmpExecutor.MAX_PARALLELISM, Math.max(1, b.cpus.getAsInt()));
+        : Math.min(Math.min(GmpExecutor.MAX_PARALLELISM, Math.max(1, b.cpus.getAsInt())),
+            b.maxThreads);
     if (b.maxThreads < procs) {
       throw new IllegalArgumentException(
           "maxThreads (" + b.maxThreads + ") must be >= parallelism (" + procs + ")");

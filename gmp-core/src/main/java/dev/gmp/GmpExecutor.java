@@ -618,7 +618,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * A new executor with these settings. It starts no thread until its first task.
      *
      * @return the new executor
-     * @throws IllegalArgumentException if maxThreads &lt; parallelism, both name and
+     * @throws IllegalArgumentException if maxThreads &lt; an explicit parallelism (the CPU
+     *     count, when parallelism is not set, is capped at maxThreads), both name and
      *     threadFactory were set, or both parallelism and followAvailableProcessors(true)
      * @throws IllegalStateException with {@code jmx(true)}, if an MBean of that name is already
      *     registered (an executor of the same name that has not terminated); no executor is made

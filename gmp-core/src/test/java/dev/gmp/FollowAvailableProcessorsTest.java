@@ -138,6 +138,29 @@ class FollowAvailableProcessorsTest {
     }
   }
 
+  /**
+   * The count read by build() is capped at maxThreads as well: maxThreads(1), documented as one
+   * task at a time, threw at build() on any machine with two CPUs or more ("maxThreads (1) must
+   * be >= parallelism (2)"), and maxThreads(4) on one with more than four.
+   */
+  @Test
+  void theCountReadAtBuildIsCappedAtMaxThreadsToo() throws Exception {
+    for (Boolean follow : new Boolean[] {null, false}) {
+      Cpus cpus = new Cpus(8);
+      GmpExecutor.Builder b = GmpExecutor.builder().availableProcessors(cpus).maxThreads(1);
+      if (follow != null) {
+        b.followAvailableProcessors(follow);
+      }
+      try (TestSupport.Closer c = TestSupport.closer(b.build())) {
+        GmpExecutor ex = c.ex();
+        assertEquals(1, ex.parallelism(), "follow " + follow);
+        assertEquals(7, ex.submit(() -> 7).get(LIVENESS_SECONDS, TimeUnit.SECONDS)); // sysmon
+        awaitChecks(ex, 1);
+        assertEquals(1, ex.parallelism(), "follow " + follow);
+      }
+    }
+  }
+
   @Test
   void explicitParallelismAndFollowingAreExclusive() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
