@@ -278,6 +278,14 @@ final class M implements Runnable {
     return g;
   }
 
+  /**
+   * mexit: the island goes back to the shared empty one. Plain: a reader that still sees the old
+   * array sees no task in it either (curg was cleared before).
+   */
+  void dropIsland() {
+    curgIsland = CardIsland.UNSTARTED_M;
+  }
+
   /** The array that holds curg (tests). */
   G[] curgIslandForTest() {
     return curgIsland;

@@ -2,6 +2,7 @@ package dev.gmp;
 
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
@@ -238,11 +239,13 @@ final class Threads {
     M[] next = new M[live + room];
     int k = 0;
     for (M x : ms) {
-      if (x != null) {
+      if (x != null) { // slots only empty (allocm swaps in a new array): k never passes live
         next[k++] = x;
       }
     }
-    return next;
+    // ms() reads allm without the lock: an M freed between the two passes empties its slot in
+    // place (freemLocked), so fewer are copied than counted; no copy may end in nulls (Dump).
+    return k == live ? next : Arrays.copyOf(next, k + room);
   }
 
   /** allm without the freed Ms' empty slots (a copy: Dump, tests). */
@@ -807,6 +810,7 @@ final class Threads {
         ncheckedIn--; // else counted out when it decided to leave (leavingLocked)
       }
       freemLocked(m);
+      m.dropIsland(); // its curg is null: the 64 KB need not outlive the thread (roomForExited)
       exited.add(m.runner); // fits: roomForExited
       retiredCompleted += m.completed();
       retiredSteals += m.steals();
@@ -819,21 +823,21 @@ final class Threads {
   }
 
   /**
-   * Room in {@link #exited} for one more thread, dropping those that have died once it holds 64
-   * (it stays as long as the threads still dying). May throw OutOfMemoryError. Lock held.
+   * Room in {@link #exited} for one more thread, dropping those that have died (it holds only
+   * threads still unwinding: a dead thread keeps its Runnable, the M, and until 2026-12-06 up to
+   * 64 dead ones stayed here, each with its M's 64 KB island, for the executor's life). May throw
+   * OutOfMemoryError. Lock held.
    */
   private void roomForExited() {
-    if (exited.size() >= 64) {
-      int k = 0;
-      for (int i = 0; i < exited.size(); i++) {
-        Thread t = exited.get(i);
-        if (t.isAlive()) {
-          exited.set(k++, t);
-        }
+    int k = 0;
+    for (int i = 0; i < exited.size(); i++) {
+      Thread t = exited.get(i);
+      if (t.isAlive()) {
+        exited.set(k++, t);
       }
-      for (int i = exited.size() - 1; i >= k; i--) {
-        exited.remove(i);
-      }
+    }
+    for (int i = exited.size() - 1; i >= k; i--) {
+      exited.remove(i);
     }
     exited.ensureCapacity(exited.size() + 1);
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +43,37 @@ class ExitBookkeepingTest {
       assertNotNull(after[0]);
       assertNotNull(after[1]);
       assertEquals(2, ex.sched.threads.ms().length);
+    }
+  }
+
+  /**
+   * An exited M's thread is kept for awaitTermination only while it unwinds, and the M's 64 KB
+   * island goes at its exit: a dead thread keeps its Runnable, the M, and until 2026-12-06 up to
+   * 64 dead threads stayed listed for the executor's life, each with its M's island (a server
+   * whose spares come and go kept ~3 MB per executor). Here one M exits per round, and its
+   * thread is joined before the next.
+   */
+  @Test
+  void exitedThreadsAreKeptOnlyWhileTheyUnwindAndTheirIslandsGo() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().name("exit-retention").parallelism(2)
+        .maxThreads(2).keepAlive(Duration.ofMillis(10)).build();
+    try (var c = TestSupport.closer(ex)) {
+      for (int round = 0; round < 4; round++) {
+        ex.setParallelism(2);
+        TestSupport.runTwoAtOnce(ex); // two Ms
+        M[] both = ex.sched.threads.ms();
+        assertEquals(2, both.length, ex::dump);
+        ex.setParallelism(1); // one exits at its keepAlive
+        awaitCondition(() -> "an idle M exits at its keepAlive: " + ex.dump(),
+            TestSupport.LIVENESS_SECONDS, () -> ex.sched.threads.mcount == 1);
+        M gone = ex.sched.threads.ms()[0] == both[0] ? both[1] : both[0];
+        assertTrue(gone.curgIslandForTest() == CardIsland.UNSTARTED_M, "island dropped");
+        for (Thread t : ex.sched.threads.exitedThreads()) {
+          t.join(TimeUnit.SECONDS.toMillis(TestSupport.LIVENESS_SECONDS));
+        }
+      }
+      assertTrue(ex.sched.threads.exitedThreads().size() <= 1,
+          "only the last exit's thread may be listed: " + ex.sched.threads.exitedThreads());
     }
   }
 
