@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** dev.gmp.micrometer.GmpExecutorMetrics against a SimpleMeterRegistry and Prometheus. */
@@ -217,6 +218,36 @@ class GmpExecutorMetricsTest {
           () -> "steals counted: " + ex.stats(), LIVENESS_SECONDS,
           () -> counter(r, "executor.steals") == ex.stats().steals()
               && ex.stats().steals() >= 1);
+    }
+  }
+
+  /**
+   * Binding the executor to the same registry twice gets the same meters back (Micrometer's
+   * registries de-duplicate by name and tags); the latency Timer was fed by one listener per
+   * binding, so each sample counted twice.
+   */
+  @Test
+  void bindingTwiceCountsEachLatencySampleOnce() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .recordSchedulingLatency(true).build())) {
+      GmpExecutor ex = c.ex();
+      SimpleMeterRegistry r = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(ex, "app", List.of(Tag.of("region", "eu"))).bindTo(r);
+      new GmpExecutorMetrics(ex, "app", List.of(Tag.of("region", "eu"))).bindTo(r);
+      SimpleMeterRegistry other = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(ex, "app", List.of(Tag.of("region", "eu"))).bindTo(other);
+      AtomicLong samples = new AtomicLong();
+      ex.onSchedulingLatency(nanos -> samples.incrementAndGet()); // after the binders' listeners
+      int n = 4 * SchedulingLatency.SAMPLE_EVERY_DEFAULT;
+      CountDownLatch done = new CountDownLatch(n);
+      for (int i = 0; i < n; i++) {
+        ex.execute(done::countDown);
+      }
+      TestSupport.await(done, "tasks run");
+      assertTrue(samples.get() > 0, "sampled");
+      assertEquals(samples.get(), r.find("executor.idle").tags(TAGS).timer().count());
+      assertEquals(samples.get(), other.find("executor.idle").tags(TAGS).timer().count(),
+          "another registry's Timer is fed too");
     }
   }
 

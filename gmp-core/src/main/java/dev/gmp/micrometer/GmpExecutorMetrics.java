@@ -11,7 +11,11 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.ToDoubleFunction;
@@ -182,8 +186,25 @@ public final class GmpExecutorMetrics implements MeterBinder {
             + " latency), sampled: one task in " + SchedulingLatency.SAMPLE_EVERY_DEFAULT)
         .publishPercentiles(0.5, 0.9, 0.99, 0.999)
         .register(registry);
+    // Once per Timer: binding the executor to the same registry again gets the same Timer back
+    // (as every meter above), and a second listener counted each sample twice.
+    synchronized (FED) {
+      List<Timer> fed = FED.computeIfAbsent(executor, e -> new ArrayList<>(1));
+      for (Timer t : fed) {
+        if (t == idle) {
+          return;
+        }
+      }
+      fed.add(idle);
+    }
     executor.onSchedulingLatency(new Record(idle));
   }
+
+  /**
+   * The Timers each executor's latency listeners feed (by identity: two registries may hold
+   * equal meters), for as long as the executor lives, as its listeners do.
+   */
+  private static final Map<GmpExecutor, List<Timer>> FED = new WeakHashMap<>();
 
   /**
    * The executor's latency listener: a class holding only the Timer, not the registry. A Timer
