@@ -350,6 +350,7 @@ if [ "$mode" = mutants ]; then
     "ShutdownVsExecuteStress:submitCheckUnlocked"
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
     "ExitsyscallVsTakeStress:exitsyscallNoCas"
+    "RetakeVsTaskEndStress:retakeNoClaim"
     "MoveToVsLatePushStress:moveToUnbounded"
     "LateHandoffVsWakeStress:lateHandoffNoCas"
     "TimerAddVsSleeperStress:timerSleeperNoFence"

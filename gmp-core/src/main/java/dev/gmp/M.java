@@ -186,6 +186,18 @@ final class M implements Runnable {
 
   private long completed;
 
+  /**
+   * sysmon's claim on the task this M runs, for a retake of the P it names (Retake#retakeRunning):
+   * Dekker pair J with the M's next task. sysmon writes the claim, fences, and reads the M's
+   * completed count; the M stores the count at a task's end, takes its next G by a CAS or under
+   * the lock (findRunnable), and reads the claim before it starts that G ({@link #claimed}). So
+   * either sysmon sees the task ended and withdraws, or the M sees the claim and settles it under
+   * the lock before it starts anything. Until 2026-12-06 sysmon checked the task under the lock,
+   * then marked the P dead, and an M that ended the task in between started its next one on that
+   * P, which then computed beside the P's replacement: parallelism + 1. Written under the lock.
+   */
+  private volatile P retakeClaim;
+
   private volatile long steals;
 
   /**
@@ -324,6 +336,24 @@ final class M implements Runnable {
     // so (completed, curg) read in that order names one task (SysmonRetake.retakeFromTask).
     VarHandle.releaseFence();
     completed = completed + 1;
+  }
+
+  /**
+   * Whether sysmon has claimed a task of this M for a retake (Dekker J, the M's read: after the
+   * take of the G about to start). Volatile: plain on x86 and ARM's ldar, once per task.
+   */
+  boolean claimed() {
+    return retakeClaim != null;
+  }
+
+  /** The claimed P, or null (lock held). */
+  P claimLocked() {
+    return retakeClaim;
+  }
+
+  /** sysmon sets its claim, the M or sysmon clears it (lock held). */
+  void setClaimLocked(P pp) {
+    retakeClaim = pp; // volatile: the Dekker J write
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -241,8 +242,22 @@ final class Retake {
       Procs replaced = procs.replace(pp.id, np);
       zombies.ensureCapacity(zombies.size() + 1); // its add below, after the CAS, must not fail
       int r = s.spares.reserve(mp);
-      // CAS: races entersyscall (whose call may count mp meanwhile: settleSpare) and setParallelism
-      boolean won = r >= 0 && pp.casStatus(P.Prunning, P.Pdead);
+      // The task first (Dekker J): checked above, it may have ended since, and the M's next
+      // task must not start on a P about to die, so claim it and look at the count again. Then
+      // the P (CAS: races entersyscall, whose call may count mp meanwhile: settleSpare, and
+      // setParallelism). A claim whose retake fails is withdrawn before the lock is released.
+      boolean won = false;
+      if (r >= 0) {
+        if (!Mutations.RETAKE_NO_CLAIM) {
+          mp.setClaimLocked(pp);
+          VarHandle.fullFence(); // Dekker J: the claim, then the M's count (M#retakeClaim)
+        }
+        won = (Mutations.RETAKE_NO_CLAIM || mp.completedAcquire() == completed)
+            && pp.casStatus(P.Prunning, P.Pdead);
+        if (!won && !Mutations.RETAKE_NO_CLAIM) {
+          mp.setClaimLocked(null); // the task ended (the M starts nothing before this unlock)
+        }
+      }
       s.spares.settle(mp, r, won);
       if (!won) {
         refusedForRoom = r < 0;
@@ -304,6 +319,29 @@ final class Retake {
     return true;
   }
 
+  /**
+   * The M found sysmon's claim as it was about to start gp (SchedulingLoop#execute, Dekker J):
+   * under the lock the retake is done or withdrawn. The claim goes; if the M's P is dead (taken
+   * for the task that just ended, or retired), gp goes back to the global queue, not started,
+   * and the M's next look drops the P: false. Otherwise (withdrawn, or left from a retake of an
+   * earlier P) gp starts: true.
+   */
+  boolean mayStartAfterClaim(M m, G gp) {
+    s.lock.lock();
+    try {
+      m.setClaimLocked(null);
+      P pp = m.p;
+      if (pp == null || pp.status() != P.Pdead) {
+        return true;
+      }
+      s.global.putLocked(gp); // Grunnable still: execute had not touched it
+    } finally {
+      s.lock.unlock();
+    }
+    s.idle.wakep(); // as any put to the global queue: an idle P may take it (the lock ordered it)
+    return false;
+  }
+
   /** The M noticed its P is dead (or was taken): clean up and leave it P-less. */
   void dropOrphan(M m) {
     boolean moved;
@@ -322,6 +360,7 @@ final class Retake {
   boolean dropOrphanLocked(M m) {
     P pp = m.p;
     m.p = null;
+    m.setClaimLocked(null); // a retake's claim names the P it drops: settled (Dekker J)
     if (m.spare()) {
       s.spares.removeSelf(m);
       m.parkAtOnce = true; // m's own field: every caller runs on m's thread

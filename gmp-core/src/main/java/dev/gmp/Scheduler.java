@@ -132,19 +132,25 @@ import java.util.function.IntToLongFunction;
  *   <li>The owner's newest-first pop vs a thief's claim. RunQueue#popNewest: lower tail (volatile
  *       store), then read head. RunQueue#grab: read head, then tail, then CAS head. A thief that
  *       read the old tail claims below the bound popNewest checks against the head it read.
+ *   <li>A retake vs the M's next task. Retake#retakeRunning (lock held): write the claim
+ *       (M#retakeClaim), fence, read the M's completed count; unchanged, mark the P dead, else
+ *       withdraw the claim. The M: store its count at a task's end (SchedulingLoop#endTask),
+ *       take its next G by a CAS or under the lock (findRunnable), then read the claim
+ *       (SchedulingLoop#mayStart); one it sees is settled under the lock, where a G taken for a
+ *       dead P goes to the global queue unstarted (Retake#mayStartAfterClaim).
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
- * retake, the eager hand-off and another returning M's take (Retake#takeSyscallPLocked, or
- * without the lock Spares#takeFree) on the P status token (61-bit generation: no ABA); a call
- * counting itself vs sysmon counting it (M#markSpare); retakeRunning vs entersyscall and
- * setParallelism on Prunning; M#run's check-in vs the write-off on the M's life state; a late
- * idle M's pickup of its hand-off (M#takeNextp, Idle#stopm) vs another M taking it back
- * (M#cancelNextp, Spares#takeLateHandoffLocked) on that M's nextp; a submitted task's run by its
- * M, by a waiter in place and shutdownNow's return of it on the future's runner
- * (HelpingFuture#run, HelpingFuture#claimForReturn); an execute of a future vs another on its G's
- * status (HelpingFuture#claimQueue); outside submitters on sysmon's nudge (Sysmon#nudge: the
- * winner unparks it; no fence needed, LockSupport keeps an unpark that comes before the park).
+ * retake, the eager hand-off and another returning M's take (Retake#takeSyscallPLocked, or without
+ * the lock Spares#takeFree) on the P status token (61-bit generation: no ABA); a call counting
+ * itself vs sysmon counting it (M#markSpare); retakeRunning vs entersyscall and setParallelism on
+ * Prunning; M#run's check-in vs the write-off on the M's life state; a late idle M's pickup of its
+ * hand-off (M#takeNextp, Idle#stopm) vs another M taking it back (M#cancelNextp,
+ * Spares#takeLateHandoffLocked) on that M's nextp; a submitted task's run by its M, by a waiter in
+ * place and shutdownNow's return of it on the future's runner (HelpingFuture#run,
+ * HelpingFuture#claimForReturn); an execute of a future vs another on its G's status
+ * (HelpingFuture#claimQueue); outside submitters on sysmon's nudge (Sysmon#nudge: the winner
+ * unparks it; no fence needed, LockSupport keeps an unpark that comes before the park).
  *
  * <p>docs/design.md maps each seed mechanism onto these classes.
  */

@@ -83,6 +83,9 @@ final class SchedulingLoop {
    */
   static void execute(M m, G gp, boolean inheritTime) {
     Scheduler s = m.sched;
+    if (!mayStart(m, gp)) {
+      return; // gp went back to the global queue: the P died under the task before
+    }
     Thread t = Thread.currentThread();
     Runnable task;
     try {
@@ -125,8 +128,7 @@ final class SchedulingLoop {
     } catch (Throwable e) {
       s.uncaught(t, e);
     }
-    m.setCurg(null);
-    m.incCompleted();
+    endTask(m);
     gp.task = null;
     gp.setStatus(G.Gdead);
     if (Switches.GFREE && !(gp instanceof HelpingFuture)) { // a future outlives its run: no reuse
@@ -135,6 +137,22 @@ final class SchedulingLoop {
         GFree.put(now, gp, s);
       }
     }
+  }
+
+  /**
+   * Whether gp, just taken, may start on m's P. Dekker J, the M's side: the last task's count
+   * (endTask), the take of gp (every G findRunnable returns was taken by a CAS or under the
+   * lock: the StoreLoad), then the claim's read. A claim means sysmon may be retaking the P for
+   * the task that just ended: settled under the lock (Retake#mayStartAfterClaim).
+   */
+  static boolean mayStart(M m, G gp) {
+    return !m.claimed() || m.sched.retake.mayStartAfterClaim(m, gp);
+  }
+
+  /** The M's task is over: curg cleared, then the count bumped (sysmon's seqlock). */
+  static void endTask(M m) {
+    m.setCurg(null);
+    m.incCompleted();
   }
 
   /**

@@ -89,9 +89,9 @@ final class SysmonRetake {
 
   /**
    * Retake a P whose M is inside a task that is off the CPU while work waits: at the detector's
-   * verdict, or after a whole slice in the one task in a JVM wait state. A task is
-   * named by its M and the M's completed count read on both sides of curg (a seqlock): the M
-   * clears curg before it bumps the count (release), so an unchanged count around a non-null curg
+   * verdict, or after a whole slice in the one task in a JVM wait state. A task is named by its
+   * M and the M's completed count read on both sides of curg (a seqlock): the M clears curg
+   * before it bumps the count (a CAS: M#endTask), so an unchanged count around a non-null curg
    * means that G is task number count + 1 of this M, whatever object gFree recycled for it.
    */
   private int retakeFromTask(P pp, long now, long slice) {

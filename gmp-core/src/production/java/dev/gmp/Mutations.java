@@ -60,6 +60,13 @@ final class Mutations {
   /** RunQueue.moveTo drains the retaken P's ring without stopping at the target's capacity. */
   static final boolean MOVE_TO_UNBOUNDED = false;
 
+  /**
+   * sysmon's retake of a running task marks the P dead without its claim on the task and second
+   * look at the M's count (Dekker J), so an M that ends the task after the check starts its next
+   * one on that P.
+   */
+  static final boolean RETAKE_NO_CLAIM = false;
+
   /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
   static final boolean EXITSYSCALL_NO_CAS = false;
 

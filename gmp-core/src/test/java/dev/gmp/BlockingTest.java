@@ -13,12 +13,14 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -536,6 +538,56 @@ class BlockingTest {
     await(done, "all hogs finish once stopped");
     awaitQuiet(ex);
   }
+
+  /**
+   * Computing tasks mixed with tasks that park unmarked for 20-320 us: sysmon retakes the
+   * parkers' Ps, and a parker that ends just as its P is retaken must not start the next task on
+   * that P (Retake#retakeRunning's claim on the task, M#endTask). Before the claim, a computing
+   * task started so ran beside the P's replacement in most rounds at parallelism 1 and 2
+   * (RetakeVsTaskEndStress has the exact race).
+   */
+  @Test
+  void aTaskEndingAsItsPIsRetakenStartsNothingOnThatP() throws Exception {
+    for (int p : new int[] {1, 2}) {
+      for (int round = 0; round < 3; round++) {
+        GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(p).build());
+        int n = 2_000;
+        CountDownLatch done = new CountDownLatch(n);
+        AtomicInteger computing = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        SplittableRandom random = new SplittableRandom(round);
+        for (int i = 0; i < n; i++) {
+          boolean compute = (i & 1) == 0;
+          long park = 20_000 + random.nextInt(300_000);
+          ex.execute(() -> {
+            try {
+              if (compute) {
+                peak.accumulateAndGet(computing.incrementAndGet(), Math::max);
+                long end = System.nanoTime() + 200_000; // the workload: 200 us on a CPU
+                long x = 0;
+                while (System.nanoTime() < end) {
+                  x += x * 31 + 7;
+                }
+                sink = x;
+                computing.decrementAndGet();
+              } else {
+                LockSupport.parkNanos(park); // unmarked: its P is retaken
+              }
+            } finally {
+              done.countDown();
+            }
+          });
+        }
+        await(done, () -> "all tasks run: " + ex.stats());
+        assertTrue(peak.get() <= p, "computing at once: " + peak + " at parallelism " + p
+            + ", round " + round + ": " + ex.stats());
+        ex.shutdown();
+        assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      }
+    }
+  }
+
+  static volatile long sink;
 
   /**
    * CPU-bound tasks that contend for a lock now and then (a shared monitor and a j.u.c lock, as
