@@ -334,12 +334,14 @@ final class Retake {
       if (pp == null || pp.status() != P.Pdead) {
         return true;
       }
-      s.global.putLocked(gp); // Grunnable still: execute had not touched it
+      // Grunnable still: execute had not touched it. No wakep: this M, about to drop the dead
+      // P, takes an idle P if there is one (Spares#reacquire), and busy ones look at the global
+      // queue; nothing after the put may throw, or execute's handler would put gp twice.
+      s.global.putLocked(gp);
+      return false;
     } finally {
       s.lock.unlock();
     }
-    s.idle.wakep(); // as any put to the global queue: an idle P may take it (the lock ordered it)
-    return false;
   }
 
   /** The M noticed its P is dead (or was taken): clean up and leave it P-less. */

@@ -83,12 +83,12 @@ final class SchedulingLoop {
    */
   static void execute(M m, G gp, boolean inheritTime) {
     Scheduler s = m.sched;
-    if (!mayStart(m, gp)) {
-      return; // gp went back to the global queue: the P died under the task before
-    }
     Thread t = Thread.currentThread();
     Runnable task;
     try {
+      if (!mayStart(m, gp)) {
+        return; // gp went back to the global queue: the P died under the task before
+      }
       // This M is going to run a task and is no longer spinning: if it was the last spinner,
       // start another so that no submission waits for a P while one is idle.
       if (m.spinning) {
@@ -141,9 +141,10 @@ final class SchedulingLoop {
 
   /**
    * Whether gp, just taken, may start on m's P. Dekker J, the M's side: the last task's count
-   * (endTask), the take of gp (every G findRunnable returns was taken by a CAS or under the
-   * lock: the StoreLoad), then the claim's read. A claim means sysmon may be retaking the P for
-   * the task that just ended: settled under the lock (Retake#mayStartAfterClaim).
+   * (endTask), the take of gp (every G findRunnable returns was taken by a CAS, by popNewest's
+   * volatile store and load, or under the lock: the StoreLoad), then the claim's read. A claim
+   * means sysmon may be retaking the P for the task that just ended: settled under the lock
+   * (Retake#mayStartAfterClaim).
    */
   static boolean mayStart(M m, G gp) {
     return !m.claimed() || m.sched.retake.mayStartAfterClaim(m, gp);
