@@ -18,24 +18,12 @@ class TaskClaimTest {
       new Config(1, 64, 8, 10_000_000L, 60_000_000_000L, "claim", Thread::new, null, null), false);
 
   private M mWithP() {
-    M m = new M(s, 1);
-    P pp;
-    s.lock.lock();
-    try {
-      pp = s.idle.pidleget();
-      s.threads.mcount++;
-    } finally {
-      s.lock.unlock();
-    }
-    assertTrue(s.acquirep(m, pp));
-    return m;
+    return TestSupport.mWithP(s, 1);
   }
 
   private static G g(int id) {
-    G g = new G();
-    g.goid = id;
+    G g = TestSupport.g(id); // Grunnable
     g.task = () -> {};
-    g.setStatus(G.Grunnable);
     return g;
   }
 
