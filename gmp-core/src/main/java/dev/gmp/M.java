@@ -346,11 +346,6 @@ final class M implements Runnable {
     return retakeClaim != null;
   }
 
-  /** The claimed P, or null (lock held). */
-  P claimLocked() {
-    return retakeClaim;
-  }
-
   /** sysmon sets its claim, the M or sysmon clears it (lock held). */
   void setClaimLocked(P pp) {
     retakeClaim = pp; // volatile: the Dekker J write
