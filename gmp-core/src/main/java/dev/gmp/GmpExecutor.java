@@ -203,8 +203,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * metrics Timer's {@code record}). One task in {@link SchedulingLatency#sampleEvery} is
    * sampled, from this call on (see {@link #schedulingLatency}). A throw goes to the executor's
    * uncaught-exception handler, or is logged (see {@link Builder#uncaughtExceptionHandler}), and
-   * the task still runs. Listeners cannot be removed; they live
-   * as long as the executor.
+   * the task still runs. A listener equal to one added before is not added again. Listeners
+   * cannot be removed; they live as long as the executor.
    *
    * @param listener receives each sampled task's scheduling latency, in nanoseconds
    * @throws NullPointerException if listener is null

@@ -146,6 +146,11 @@ final class SchedLatency {
 
   synchronized void addListener(LongConsumer l) {
     LongConsumer[] old = listeners;
+    for (LongConsumer x : old) {
+      if (x.equals(l)) {
+        return; // added already: a second copy would see each sample twice
+      }
+    }
     LongConsumer[] ls = java.util.Arrays.copyOf(old, old.length + 1);
     ls[old.length] = l;
     listeners = ls;

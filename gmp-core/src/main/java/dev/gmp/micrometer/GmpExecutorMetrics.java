@@ -11,11 +11,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.ToDoubleFunction;
@@ -186,25 +182,10 @@ public final class GmpExecutorMetrics implements MeterBinder {
             + " latency), sampled: one task in " + SchedulingLatency.SAMPLE_EVERY_DEFAULT)
         .publishPercentiles(0.5, 0.9, 0.99, 0.999)
         .register(registry);
-    // Once per Timer: binding the executor to the same registry again gets the same Timer back
-    // (as every meter above), and a second listener counted each sample twice.
-    synchronized (FED) {
-      List<Timer> fed = FED.computeIfAbsent(executor, e -> new ArrayList<>(1));
-      for (Timer t : fed) {
-        if (t == idle) {
-          return;
-        }
-      }
-      fed.add(idle);
-    }
+    // Binding again to the same registry gets this Timer back (as every meter above): the
+    // executor keeps one listener per Timer (Record's equality), not one per binding.
     executor.onSchedulingLatency(new Record(idle));
   }
-
-  /**
-   * The Timers each executor's latency listeners feed (by identity: two registries may hold
-   * equal meters), for as long as the executor lives, as its listeners do.
-   */
-  private static final Map<GmpExecutor, List<Timer>> FED = new WeakHashMap<>();
 
   /**
    * The executor's latency listener: a class holding only the Timer, not the registry. A Timer
@@ -216,6 +197,17 @@ public final class GmpExecutorMetrics implements MeterBinder {
     @Override
     public void accept(long nanos) {
       timer.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    // By the Timer's identity: meters of two registries may be equal, and each needs its feed.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Record r && r.timer == timer;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(timer);
     }
   }
 
