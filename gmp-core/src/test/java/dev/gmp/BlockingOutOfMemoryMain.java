@@ -37,7 +37,13 @@ public final class BlockingOutOfMemoryMain {
 
   private static void run(GmpExecutor ex) throws Exception {
     ex.submit(() -> GmpExecutor.blocking(NOTHING)).get(); // every call site linked, classes loaded
+    Thread main = Thread.currentThread();
     ex.submit(() -> {
+      // Fill only once main waits in get(), which allocates its latch on the way in: main
+      // descheduled between submit and get used to meet a full heap there and die of it.
+      while (main.getState() != Thread.State.WAITING) {
+        Thread.onSpinWait();
+      }
       List<Object> hog = new ArrayList<>(1 << 16);
       for (int attempt = 0; attempt < 20; attempt++) { // an error may land where it is harmless
         JfrOutOfMemoryMain.fill(hog);
