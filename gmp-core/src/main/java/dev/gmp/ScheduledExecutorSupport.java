@@ -134,8 +134,8 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
     Objects.requireNonNull(command, "command");
     Objects.requireNonNull(unit, "unit");
     long d = unit.toNanos(delay);
-    Runnable r = accepting(command);
-    return sched.timers.schedule(new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), 0), d);
+    Owned<Void> c = new Owned<>(accepting(command), null, this);
+    return sched.timers.schedule(new ScheduledTask<>(sched, c, Timers.deadline(d), 0), d);
   }
 
   /**
@@ -153,7 +153,8 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
       rejectIfShutdown(callable);
       c = new DecoratedCall<>(decorator, callable);
     }
-    return sched.timers.schedule(new ScheduledTask<>(sched, c, Timers.deadline(d)), d);
+    Owned<V> o = new Owned<>(null, c, this);
+    return sched.timers.schedule(new ScheduledTask<>(sched, o, Timers.deadline(d), 0), d);
   }
 
   /**
@@ -172,9 +173,9 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
       throw new IllegalArgumentException("period must be > 0, was " + period);
     }
     long d = unit.toNanos(initialDelay);
-    Runnable r = new Periodic(accepting(command), this);
+    Owned<Void> c = new Owned<>(accepting(command), null, this);
     return sched.timers.schedule(
-        new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), unit.toNanos(period)), d);
+        new ScheduledTask<>(sched, c, Timers.deadline(d), unit.toNanos(period)), d);
   }
 
   /**
@@ -192,37 +193,48 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
       throw new IllegalArgumentException("delay must be > 0, was " + delay);
     }
     long d = unit.toNanos(initialDelay);
-    Runnable r = new Periodic(accepting(command), this);
+    Owned<Void> c = new Owned<>(accepting(command), null, this);
     return sched.timers.schedule(
-        new ScheduledTask<Void>(sched, r, null, Timers.deadline(d), -unit.toNanos(delay)), d);
+        new ScheduledTask<>(sched, c, Timers.deadline(d), -unit.toNanos(delay)), d);
   }
 
   /**
-   * A periodic task's command, holding its executor: while the task is pending (in a timer heap,
-   * reachable from the Ms' threads), the executor is reachable too, so dropping the executor and
-   * keeping only the future does not let the Cleaner shut it down and cancel the task, which a
-   * ScheduledThreadPoolExecutor would run on for ever. A one-shot task needs none: shutdown runs
-   * pending delayed tasks.
+   * A timer's task, holding its executor: while the timer is pending (in a timer heap, reachable
+   * from the Ms' threads), the executor is reachable too, as a ScheduledThreadPoolExecutor or a
+   * ForkJoinPool stays alive for its pending delayed tasks. Without it, an executor the program
+   * dropped was collected and shut down by the Cleaner before its timers fired: a periodic task
+   * was cancelled (a heartbeat whose future alone was kept stopped at the first collection), and
+   * a one-shot ran on an executor already shut down, on an M that had woken by its own timeout
+   * and so could not pin it: {@code current()} was null inside the task. The callable of a
+   * FutureTask goes at its end or cancel, and this with it, so a cancelled timer left in its heap
+   * for lazy removal holds nothing. Also the Runnable-to-Callable adapter FutureTask would
+   * otherwise allocate: one object either way.
    */
-  private static final class Periodic implements Runnable {
-    private final Runnable command;
+  private static final class Owned<V> implements Callable<V> {
+    private final Runnable runnable; // the task, or null for a Callable's
+    private final Callable<V> callable;
 
     @SuppressWarnings("unused") // held, never read: reachability is its job
     private final ScheduledExecutorSupport owner;
 
-    Periodic(Runnable command, ScheduledExecutorSupport owner) {
-      this.command = command;
+    Owned(Runnable runnable, Callable<V> callable, ScheduledExecutorSupport owner) {
+      this.runnable = runnable;
+      this.callable = callable;
       this.owner = owner;
     }
 
     @Override
-    public void run() {
-      command.run();
+    public V call() throws Exception {
+      if (runnable != null) {
+        runnable.run();
+        return null;
+      }
+      return callable.call();
     }
 
     @Override
     public String toString() {
-      return command.toString();
+      return runnable != null ? runnable.toString() : callable.toString();
     }
   }
 

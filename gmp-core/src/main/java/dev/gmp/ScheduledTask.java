@@ -53,18 +53,11 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   TimerHeap heap;
 
 
-  ScheduledTask(Scheduler s, Runnable r, V result, long when, long period) {
-    super(r, result);
-    this.s = s;
-    this.when = when;
-    this.period = period;
-  }
-
-  ScheduledTask(Scheduler s, Callable<V> c, long when) {
+  ScheduledTask(Scheduler s, Callable<V> c, long when, long period) {
     super(c);
     this.s = s;
     this.when = when;
-    this.period = 0;
+    this.period = period;
   }
 
   @Override

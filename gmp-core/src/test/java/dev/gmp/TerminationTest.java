@@ -149,6 +149,32 @@ class TerminationTest {
   }
 
   /**
+   * A pending one-shot timer keeps its executor alive too, as a ScheduledThreadPoolExecutor or a
+   * ForkJoinPool stays alive for its delayed tasks: before, a collection took the executor and
+   * its Cleaner shut it down while the timers waited, and the task then ran on an M that had
+   * woken by its own timeout, with {@code current()} null (5 runs of 5 with a user's program).
+   * Once the last timer is cancelled the executor is collected as any dropped one.
+   */
+  @Test
+  void aPendingOneShotTimerKeepsItsDroppedExecutorAlive() throws Exception {
+    List<WeakReference<GmpExecutor>> ref = new ArrayList<>();
+    List<ScheduledFuture<?>> timers = oneShotsOnADroppedExecutor(ref);
+    ScheduledFuture<?> soon = timers.get(0);
+    TestSupport.awaitCondition("the near timer fired, collections meanwhile", () -> {
+      System.gc();
+      return soon.isDone();
+    });
+    assertEquals("current() is its executor, not shut down", soon.get());
+    System.gc();
+    assertNotNull(ref.get(0).get(), "held by its other pending timer");
+    assertTrue(timers.get(1).cancel(false));
+    TestSupport.awaitCondition("collected once its last timer is cancelled", () -> {
+      System.gc();
+      return ref.get(0).get() == null;
+    });
+  }
+
+  /**
    * An executor the program dropped is not collected while its threads run its tasks: a task
    * that resubmits itself through current() (fire and forget) runs on, where before a collection
    * during the run made current() null (or the Cleaner's shutdown rejected the resubmission). Once
@@ -197,6 +223,19 @@ class TerminationTest {
     GmpExecutor ex = GmpExecutor.create(1);
     ref.add(new WeakReference<>(ex));
     return ex.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, TimeUnit.MILLISECONDS);
+  }
+
+  /** A timer due in 200 ms that reports what it finds, and one due in an hour. */
+  private static List<ScheduledFuture<?>> oneShotsOnADroppedExecutor(
+      List<WeakReference<GmpExecutor>> ref) {
+    GmpExecutor ex = GmpExecutor.create(1);
+    ref.add(new WeakReference<>(ex));
+    ScheduledFuture<String> soon = ex.schedule(() -> {
+      GmpExecutor cur = GmpExecutor.current();
+      return cur == null ? "current() is null"
+          : cur.isShutdown() ? "current() is shut down" : "current() is its executor, not shut down";
+    }, 200, TimeUnit.MILLISECONDS);
+    return List.of(soon, ex.schedule(() -> { }, 1, TimeUnit.HOURS));
   }
 
   private static WeakReference<Scheduler> terminateAndDrop() {

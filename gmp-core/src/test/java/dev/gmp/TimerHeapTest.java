@@ -15,7 +15,7 @@ class TimerHeapTest {
   private static final Scheduler S = new Scheduler(GmpExecutor.builder().parallelism(1).config(), false);
 
   private static ScheduledTask<Void> timer(long when) {
-    return new ScheduledTask<>(S, () -> {}, null, when, 0);
+    return new ScheduledTask<>(S, () -> null, when, 0);
   }
 
   @Test

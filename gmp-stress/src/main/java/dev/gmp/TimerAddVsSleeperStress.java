@@ -38,11 +38,11 @@ public class TimerAddVsSleeperStress {
   final M m1 = mWithP(s, 1, false);
   final M m2 = mWithP(s, 2, false);
   final P p1 = m1.p;
-  final ScheduledTask<Void> early = new ScheduledTask<>(s, () -> {}, null, EARLY, 0);
+  final ScheduledTask<Void> early = new ScheduledTask<>(s, () -> null, EARLY, 0);
   long until;
 
   {
-    m2.p.timers.addLocked(new ScheduledTask<>(s, () -> {}, null, LATE, 0));
+    m2.p.timers.addLocked(new ScheduledTask<>(s, () -> null, LATE, 0));
     s.timers.sleeper.holder = m2;
     s.timers.sleeper.until = EARLY0; // the deadline of its previous round
   }

@@ -31,7 +31,7 @@ public class TimerCancelVsMoveStress {
   final P p0 = s.procs.all[0];
   final P p1 = s.procs.all[1];
   final ScheduledTask<Void> t =
-      new ScheduledTask<>(s, () -> {}, null, Timers.now() + 3_600_000_000_000L, 0);
+      new ScheduledTask<>(s, () -> null, Timers.now() + 3_600_000_000_000L, 0);
   boolean cancelled;
 
   public TimerCancelVsMoveStress() {
