@@ -346,7 +346,7 @@ final class M implements Runnable {
     return retakeClaim != null;
   }
 
-  /** sysmon sets its claim, the M or sysmon clears it (lock held). */
+  /** sysmon (a retake) or a shrink (Resize) sets a claim, the M or sysmon clears it (lock held). */
   void setClaimLocked(P pp) {
     retakeClaim = pp; // volatile: the Dekker J write
   }

@@ -118,6 +118,15 @@ final class Resize {
           if (s.idle.pidlegetSpecific(pp) != null) {
             pp.setStatus(P.Pdead);
           } else {
+            // A claim on the P's M first, as a retake's (Dekker J, M#retakeClaim): a G it takes
+            // after this write is settled under the lock before it starts (back to the global
+            // queue, Retake#mayStartAfterClaim), so no task starts on pp once this call returns;
+            // one that missed the write had started before it: a task running at that moment.
+            // No fence: nothing here is read back, and the CAS below orders the write before it.
+            M owner = pp.m();
+            if (owner != null) {
+              owner.setClaimLocked(pp);
+            }
             for (; ; ) { // CAS loop: the owner may be entering or leaving a syscall right now
               int st = pp.status();
               if (st == P.Pdead || pp.casStatus(st, P.Pdead)) {

@@ -137,7 +137,9 @@ import java.util.function.IntToLongFunction;
  *       withdraw the claim. The M: store its count at a task's end (SchedulingLoop#endTask),
  *       take its next G by a CAS or under the lock (findRunnable), then read the claim
  *       (SchedulingLoop#mayStart); one it sees is settled under the lock, where a G taken for a
- *       dead P goes to the global queue unstarted (Retake#mayStartAfterClaim).
+ *       dead P goes to the global queue unstarted (Retake#mayStartAfterClaim). A shrink
+ *       (Resize#resize) writes the same claim on a retired P's M before marking it dead; it
+ *       reads nothing back, so a start that misses the claim came before the call returned.
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's

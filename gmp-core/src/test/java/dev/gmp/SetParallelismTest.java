@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -178,5 +181,60 @@ class SetParallelismTest {
             return s.idleProcessors() == 1 && s.spareThreads() == 0 && s.runnableTasks() == 0;
           });
     }
+  }
+  /**
+   * Once setParallelism(1) has returned, no task starts on a retired processor: four chains of
+   * spinning tasks, each resubmitting itself, run at 4 and are shrunk to 1, 100 times. Before the
+   * shrink claimed the retired Ps' Ms (as a retake does), an M between two tasks started its next
+   * one on its dead P, from its ring or from the global queue the retired rings had just gone to
+   * (4-20 rounds of 200 in a user's check, up to 16 ms after the call returned), and tasks
+   * started after the shrink computed beside each other. A task may still find its P dead at its
+   * first line: its M let it start just before the claim (a task running at that moment), and
+   * then the claim is still there, once per M and round.
+   */
+  @Test
+  void noTaskStartsOnARetiredProcessorOnceTheShrinkReturned() throws Exception {
+    AtomicInteger deadStarts = new AtomicInteger();
+    AtomicInteger runs = new AtomicInteger();
+    Set<M> startedBeforeTheClaim = ConcurrentHashMap.newKeySet();
+    AtomicBoolean shrunk = new AtomicBoolean(); // not a lock: a task blocked on it loses its P
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.builder().parallelism(4).maxSpareThreads(0).build())) {
+      GmpExecutor ex = cex.ex();
+      AtomicInteger stop = new AtomicInteger();
+      class Chain implements Runnable {
+        @Override
+        public void run() {
+          M m = ThreadTable.currentM();
+          if (shrunk.get() && m.p.status() == P.Pdead
+              && !(m.claimed() && startedBeforeTheClaim.add(m))) {
+            deadStarts.incrementAndGet();
+          }
+          runs.incrementAndGet();
+          long end = System.nanoTime() + 50_000;
+          while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+          }
+          if (stop.get() == 0) {
+            ex.execute(this);
+          }
+        }
+      }
+      for (int i = 0; i < 4; i++) {
+        ex.execute(new Chain());
+      }
+      for (int round = 0; round < 100; round++) {
+        int seen = runs.get();
+        TestSupport.awaitCondition("the chains ran at 4", () -> runs.get() >= seen + 8);
+        startedBeforeTheClaim.clear();
+        ex.setParallelism(1);
+        shrunk.set(true);
+        int atOne = runs.get();
+        TestSupport.awaitCondition("the chains ran at 1", () -> runs.get() >= atOne + 8);
+        shrunk.set(false);
+        ex.setParallelism(4);
+      }
+      stop.set(1);
+    }
+    assertEquals(0, deadStarts.get(), "tasks started on a retired processor after the shrink returned");
   }
 }
