@@ -1,6 +1,7 @@
 package dev.gmp;
 
 import java.io.File;
+import java.lang.ref.WeakReference;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 
@@ -114,6 +115,7 @@ final class BlockDetector {
     private boolean armed;
     private long cpu;
     private long when;
+    private long collections;
 
     void reset() {
       armed = false;
@@ -123,17 +125,22 @@ final class BlockDetector {
      * Whether the thread, whose CPU clock reads {@code cpu} at {@code now}, has been off the CPU
      * for a slice: since the first sample of this span, at least {@code slice} ago, it spent under
      * an eighth of the time on a CPU (the kernel rule's bound; half a CPU, a task that computes
-     * beside a CPU burner, stays far above it). A first sample, or one after the thread ran,
-     * starts the span here.
+     * beside a CPU burner, stays far above it). A first sample, one after the thread ran, or one
+     * after a garbage collection ({@code collections}, {@link #collectionsSeen}) starts the span
+     * here: a thread stopped for collections waits in a futex too, and under a full heap an
+     * allocating task spends most of its time so, which counted as a blocked task and handed its
+     * P on, a computing task beside it once the collections ended (a user's check: 2 tasks at
+     * p=1 in half the runs of a 24 MB heap).
      */
-    boolean lasted(long cpu, long now, long slice) {
+    boolean lasted(long cpu, long now, long slice, long collections) {
       long span = now - when;
-      if (armed && 8 * (cpu - this.cpu) < span) {
+      if (armed && collections == this.collections && 8 * (cpu - this.cpu) < span) {
         return span >= slice;
       }
       armed = true;
       this.cpu = cpu;
       when = now;
+      this.collections = collections;
       return false;
     }
   }
@@ -163,9 +170,24 @@ final class BlockDetector {
     this.files = files;
   }
 
+  /**
+   * Garbage collections sysmon has noticed: a round that finds {@link #sentinel}'s referent gone
+   * counts one (or more: a count of rounds with any, all OffSpan needs) and plants another. A
+   * weak reference rather than the collectors' MXBeans: nothing to load, and a young object's is
+   * cleared by the next collection of any collector (a concurrent one's too, which stops no
+   * thread: a span then starts again for nothing, a wait inside the JVM counting a slice later).
+   */
+  private long collectionsSeen;
+
+  private WeakReference<Object> sentinel = new WeakReference<>(new Object());
+
   void beginRound() {
     round++;
     suspects = 0;
+    if (sentinel.refersTo(null)) {
+      collectionsSeen++;
+      sentinel = new WeakReference<>(new Object());
+    }
   }
 
   /**
@@ -275,7 +297,8 @@ final class BlockDetector {
       mp.det.inVm.reset();
       return false;
     }
-    return call == CALL || mp.det.inVm.lasted(0, now, slice); // no clock yet: time alone
+    return call == CALL
+        || mp.det.inVm.lasted(0, now, slice, collectionsSeen); // no clock yet: time alone
   }
 
   /**
@@ -315,7 +338,7 @@ final class BlockDetector {
     if (call == CALL) {
       return BLOCKED;
     }
-    return settled && mp.det.inVm.lasted(cpu, now, slice) ? BLOCKED : NO;
+    return settled && mp.det.inVm.lasted(cpu, now, slice, collectionsSeen) ? BLOCKED : NO;
   }
 
   /**

@@ -185,6 +185,8 @@ final class SysmonRetake {
    */
   private boolean offCpuSince(P pp, M mp, long now, long slice) {
     long cpu = sysmon.clock.engage(mp); // such a wait is what the clock is for
-    return cpu < 0 || pp.sysmonOff.lasted(cpu, now, slice);
+    // Collections do not restart this span (0): a wait for a monitor or a lock is the task's
+    // own, and a collection that stops the holder only lengthens it.
+    return cpu < 0 || pp.sysmonOff.lasted(cpu, now, slice, 0);
   }
 }
