@@ -56,6 +56,15 @@ final class Carriers {
   /** Continuation Gs queued or running: live minus this is the parked threads (stats only). */
   private final LongAdder continuations = new LongAdder();
 
+  /**
+   * Continuations a stack overflow kept out of the queues ({@link #execute}), for sysmon's next
+   * round ({@link #queueDeferred}): a list of {@code {continuation, next, counted}} arrays,
+   * guarded by {@link #deferLock}. Volatile: sysmon reads it without the monitor, once a round.
+   */
+  private volatile Object[] deferred;
+
+  private final Object deferLock = new Object();
+
   /** Continuations readied on the caller's own P (runnext), and Thread.yields (tests, dump). */
   final LongAdder readiedLocal = new LongAdder();
 
@@ -100,25 +109,86 @@ final class Carriers {
     }
   }
 
-  /** Called by the JDK only (through a Handle), with a virtual thread's continuation. */
+  /**
+   * Called by the JDK only (through a Handle), with a virtual thread's continuation. Never throws
+   * a StackOverflowError: the JDK has marked the thread runnable (or started) before it calls,
+   * and retries only an OutOfMemoryError, so such an error would strand the thread for good (a
+   * second unpark finds it runnable and does nothing; the executor never terminates). A thread
+   * at the end of its stack that wakes or starts another gets there: the continuation then waits
+   * for sysmon's next round ({@link #deferred}).
+   */
   void execute(Runnable continuation) {
-    Thread vt = VirtualThreads.threadOf(continuation);
-    int kind = vt == null ? VirtualThreads.RESUME : VirtualThreads.kind(vt);
-    if (kind == VirtualThreads.START) {
-      admit(vt); // may refuse a start after termination, before anything is queued
-    }
-    // LongAdder, through Counters.count: a stats count (parked), no ordering needed, and never
-    // thrown out of a contended adder's cell allocation after admit registered a start.
-    Counters.count(continuations);
+    Thread vt = null;
+    int kind = -1;
+    boolean admitted = false;
+    boolean counted = false;
     try {
-      ready(new Run(continuation, vt, this), kind);
-    } catch (Throwable e) { // an OutOfMemoryError: the JDK retries a resumption, ends a start
-      Counters.count(continuations, -1); // as above: forget below must run
+      vt = VirtualThreads.threadOf(continuation);
+      kind = vt == null ? VirtualThreads.RESUME : VirtualThreads.kind(vt);
       if (kind == VirtualThreads.START) {
+        admit(vt); // may refuse a start after termination, before anything is queued
+        admitted = true;
+      }
+      // LongAdder, through Counters.count: a stats count (parked), no ordering needed, and
+      // never thrown out of a contended adder's cell allocation after admit registered a start.
+      Counters.count(continuations);
+      counted = true;
+      ready(new Run(continuation, vt, this), kind);
+    } catch (StackOverflowError e) {
+      // Nothing is queued: the queues' paths overflow before they change anything (StackGuard).
+      // A monitor and an array alone from here: no call, the stack is spent. sysmon's execute
+      // of it starts over (a start already admitted is admitted again: a set's put).
+      synchronized (deferLock) {
+        deferred = new Object[] {continuation, deferred, counted ? Boolean.TRUE : null};
+      }
+    } catch (Throwable e) { // an OutOfMemoryError: the JDK retries a resumption, ends a start
+      if (counted) {
+        Counters.count(continuations, -1); // as above: forget below must run
+      }
+      if (admitted) {
         forget(vt);
       }
       throw e;
     }
+  }
+
+  /**
+   * sysmon, each round: queues the continuations a stack overflow left ({@link #deferred}), as
+   * from any other thread. One that fails to queue (out of memory) goes back with those after it.
+   */
+  void queueDeferred() {
+    if (deferred == null) { // volatile read: nearly always null
+      return;
+    }
+    Object[] list;
+    synchronized (deferLock) {
+      list = deferred;
+      deferred = null;
+    }
+    for (Object[] n = list; n != null; n = (Object[]) n[1]) {
+      try {
+        if (n[2] != null) {
+          n[2] = null;
+          Counters.count(continuations, -1); // counted by the call that overflowed
+        }
+        execute((Runnable) n[0]);
+      } catch (Throwable e) {
+        synchronized (deferLock) {
+          Object[] last = n;
+          while (last[1] != null) {
+            last = (Object[]) last[1];
+          }
+          last[1] = deferred;
+          deferred = n;
+        }
+        throw e;
+      }
+    }
+  }
+
+  /** Whether continuations wait for sysmon's round (Lifecycle: not terminated before). */
+  boolean anyDeferred() {
+    return deferred != null;
   }
 
   private void ready(Run run, int kind) {

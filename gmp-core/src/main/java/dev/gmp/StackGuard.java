@@ -5,7 +5,7 @@ package dev.gmp;
  * (a submission's wake-up). A {@code StackOverflowError} in the middle of one
  * would leave a claim made and not handed on, or the scheduler lock held (the JDK delays the
  * error out of {@code ReentrantLock.lock} to its caller, past the lock): the executor would
- * never run a task again. ForkJoinPool marks its own such paths {@code @ReservedStackAccess},
+ * never run a task again. The JDK marks its locks' such paths {@code @ReservedStackAccess},
  * which is not open to a library. So these paths first use more stack than they need, with no
  * state changed: a task that recursed to the limit gets its error before gmp changes anything,
  * as from any other call.

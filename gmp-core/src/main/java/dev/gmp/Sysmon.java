@@ -376,6 +376,17 @@ final class Sysmon implements Runnable {
     }
   }
 
+  /**
+   * Virtual threads woken from a spent stack, which could not be queued there (Carriers#execute):
+   * queued now, at most a deep sleep's timeout later.
+   */
+  private void queueDeferred() {
+    Carriers c = s.carriers; // volatile read: null unless virtual threads were made
+    if (c != null) {
+      c.queueDeferred();
+    }
+  }
+
   /** Rounds in a row that found nothing to do (the cadence backs off after 50). */
   private int idleRounds;
 
@@ -396,6 +407,7 @@ final class Sysmon implements Runnable {
    */
   private long round(long d, long slept, boolean spun) {
     s.counters.sysmonWakeups++; // sysmon is the only writer (Counters)
+    queueDeferred();
     boolean nudged = takeNudge();
     // A kick or a nudge ends the sleep early, and a spin is never late for a timer: no sample.
     if (!kicked && !nudged && !spun) {
@@ -416,6 +428,7 @@ final class Sysmon implements Runnable {
         LockSupport.parkNanos(this, DEEP_SLEEP_NANOS);
         Thread.interrupted(); // as above
         followAvailableProcessors(System.nanoTime());
+        queueDeferred(); // the timeout's other job: nothing can wake sysmon for these
       } while (waiting && s.runState < Scheduler.TIDYING && maySleep());
       idleRounds = 0;
       delay = MIN_DELAY_NANOS;

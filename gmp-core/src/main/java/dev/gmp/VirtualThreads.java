@@ -96,6 +96,8 @@ final class VirtualThreads {
     }
     try {
       return (Thread) Access.THREAD_OF.invokeExact(task);
+    } catch (RuntimeException | Error e) {
+      throw e; // a StackOverflowError: Carriers#execute settles it
     } catch (Throwable e) {
       throw new IllegalStateException(e); // a field getter: cannot happen
     }
@@ -123,6 +125,8 @@ final class VirtualThreads {
   private static int state(Thread vt) {
     try {
       return (int) Access.STATE.invokeExact(vt); // volatile read (the field is volatile)
+    } catch (RuntimeException | Error e) {
+      throw e; // a StackOverflowError: Carriers#execute settles it
     } catch (Throwable e) {
       throw new IllegalStateException(e); // a field getter: cannot happen
     }
