@@ -173,8 +173,12 @@ final class GlobalQueue {
     return injected.relaxedPeek() == null ? 0 : Math.max(0, injected.size() - withdrawnInjected);
   }
 
-  /** Queues the stand-in of a G that waits for a P on its own M (see {@link #locked}). */
-  void putLocked(G g) {
+  /**
+   * Queues the stand-in of a G that waits for a P on its own M (see {@link #locked}), ahead of
+   * everything. Stand-ins only (a G whose task is its M): Idle#handToLockedLocked hands the
+   * oldest one a P as its M. Lock held.
+   */
+  void putStandIn(G g) {
     locked.push(g);
     lockedCount++;
     publishSize();
@@ -277,6 +281,7 @@ final class GlobalQueue {
     }
   }
 
+  /** globrunqput: g behind everything. Lock held. */
   void put(G g) {
     append(g);
     publishSize();

@@ -336,8 +336,10 @@ final class Retake {
       }
       // Grunnable still: execute had not touched it. No wakep: this M, about to drop the dead
       // P, takes an idle P if there is one (Spares#reacquire), and busy ones look at the global
-      // queue; nothing after the put may throw, or execute's handler would put gp twice.
-      s.global.putLocked(gp);
+      // queue; nothing after the put may throw, or execute's handler would put gp twice. Behind
+      // the queue: a plain G (until 2026-12-06 it went on the stand-ins' list, where an M-less
+      // P's hand-off took it for a stand-in: a ClassCastException in the soak).
+      s.global.put(gp);
       return false;
     } finally {
       s.lock.unlock();

@@ -172,7 +172,7 @@ final class SchedulingLoop {
       gp.setStatus(G.Grunnable); // plain: the lock below publishes it with the G
       s.lock.lock();
       try {
-        s.global.putLocked(gp);
+        s.global.put(gp); // behind the queue: a plain G, not a stand-in (putStandIn)
       } finally {
         s.lock.unlock();
       }
@@ -193,7 +193,7 @@ final class SchedulingLoop {
     if (!pp.casStatus(P.Prunning, P.Pidle)) {
       s.lock.lock();
       try {
-        s.global.putLocked(gp);
+        s.global.putStandIn(gp);
       } finally {
         s.lock.unlock();
       }

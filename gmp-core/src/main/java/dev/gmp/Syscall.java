@@ -172,7 +172,7 @@ final class Syscall {
           // No P: become runnable on the global queue, locked to this M (Go's lockedg), and wait
           // for whoever schedules it to hand us their P.
           gp.setStatus(G.Grunnable);
-          s.global.putLocked(m.asLocked);
+          s.global.putStandIn(m.asLocked);
         }
       } finally {
         s.lock.unlock();

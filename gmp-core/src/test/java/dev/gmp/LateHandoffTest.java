@@ -63,7 +63,7 @@ class LateHandoffTest {
     G g = task(G.Grunnable);
     sc.lock.lock();
     try {
-      sc.global.putLocked(g);
+      sc.global.put(g);
     } finally {
       sc.lock.unlock();
     }

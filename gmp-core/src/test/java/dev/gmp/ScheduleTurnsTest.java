@@ -34,7 +34,7 @@ class ScheduleTurnsTest {
         G g = new G();
         g.task = ran::incrementAndGet;
         g.setStatus(G.Grunnable);
-        s.global.putLocked(g);
+        s.global.put(g);
       }
     } finally {
       s.lock.unlock();

@@ -1,6 +1,7 @@
 package dev.gmp;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,9 @@ class TaskClaimTest {
     assertFalse(m.claimed(), "settled");
     s.lock.lock();
     try {
+      // Not on the stand-ins' list, where a P that no M could take went to it as if its task
+      // were an M waiting for one (a ClassCastException in the soak, seed 20061206).
+      assertNull(s.idle.handToLockedLocked(new P(5)), "no stand-in waits");
       assertSame(next, s.global.get(), "on the global queue, for another M");
     } finally {
       s.lock.unlock();

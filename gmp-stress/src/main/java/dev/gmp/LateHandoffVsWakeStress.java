@@ -45,7 +45,7 @@ public class LateHandoffVsWakeStress {
         throw new IllegalStateException("startm did not take the idle M");
       }
       p0.handedAt -= 1_000_000_000L; // handed a second ago: late by any threshold
-      s.global.putLocked(g(1)); // the work M2 needs a P for
+      s.global.put(g(1)); // the work M2 needs a P for
     } finally {
       s.lock.unlock();
     }
