@@ -1,5 +1,6 @@
 package dev.gmp;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -67,7 +68,11 @@ final class Counters {
   /** Scheduling latency, sampled (striped by CPU count: contention grows with cores, not Ps). */
   final SchedLatency latency = new SchedLatency(Runtime.getRuntime().availableProcessors());
 
-  /** A snapshot; fields are read without stopping anything, so may be from different instants. */
+  /**
+   * A snapshot; fields are read without stopping anything, so may be from different instants.
+   * The completed and steal counts never go down from one snapshot to the next (the exit
+   * seqlock, Threads#exitSeq).
+   */
   static GmpStats snapshot(Scheduler s) {
     P[] all = s.procs.all;
     int local = 0;
@@ -77,6 +82,7 @@ final class Counters {
     int running = 0;
     int syscall = 0;
     int waiting = 0;
+    int seq = s.threads.exitSeq; // volatile: the fold's seqlock, read before what it guards
     long completed = s.threads.retiredCompleted;
     long steals = s.threads.retiredSteals;
     int threads = 0;
@@ -97,6 +103,25 @@ final class Counters {
           case G.Gwaiting -> waiting++;
           default -> {}
         }
+      }
+    }
+    VarHandle.acquireFence(); // the counts above are read before the seqlock's second read
+    if ((seq & 1) != 0 || s.threads.exitSeq != seq) {
+      // A thread exited meanwhile: its counts may have been in neither place when read, and the
+      // completed count went down between two snapshots (Prometheus reads a counter reset).
+      // Again under the lock, which an exit holds from its slot to the totals (rare, as exits).
+      s.lock.lock();
+      try {
+        completed = s.threads.retiredCompleted;
+        steals = s.threads.retiredSteals;
+        for (M m : s.threads.allm) {
+          if (m != null) {
+            completed += m.completedAcquire();
+            steals += m.steals();
+          }
+        }
+      } finally {
+        s.lock.unlock();
       }
     }
     Carriers vc = s.carriers;

@@ -89,6 +89,13 @@ final class Threads {
 
   volatile long retiredSteals;
 
+  /**
+   * A seqlock over the fold (mexit): odd while an exiting M's counts are neither in its slot nor
+   * in the retired totals. Counters#snapshot reads the counts again under the lock when it moved.
+   * Written under the lock.
+   */
+  volatile int exitSeq;
+
   volatile Throwable lastStartFailure;
 
   /** The current pause after failed or late starts (0: none), and when it began. Lock held. */
@@ -809,11 +816,13 @@ final class Threads {
       if (!m.leaving) {
         ncheckedIn--; // else counted out when it decided to leave (leavingLocked)
       }
+      exitSeq++; // odd: the counts move (volatile, single writer under the lock)
       freemLocked(m);
       m.dropIsland(); // its curg is null: the 64 KB need not outlive the thread (roomForExited)
       exited.add(m.runner); // fits: roomForExited
       retiredCompleted += m.completed();
       retiredSteals += m.steals();
+      exitSeq++; // even: moved
       Lifecycle.tryTidyLocked(s);
       Lifecycle.tryTerminateLocked(s);
     } finally {
