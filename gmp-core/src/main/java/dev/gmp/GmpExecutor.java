@@ -203,8 +203,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * metrics Timer's {@code record}). One task in {@link SchedulingLatency#sampleEvery} is
    * sampled, from this call on (see {@link #schedulingLatency}). A throw goes to the executor's
    * uncaught-exception handler, or is logged (see {@link Builder#uncaughtExceptionHandler}), and
-   * the task still runs. A listener equal to one added before is not added again. Listeners
-   * cannot be removed; they live as long as the executor.
+   * the task still runs. A listener equal to one added before is not added again. A listener
+   * stays until {@link #removeSchedulingLatencyListener} removes it, or the executor is gone.
    *
    * @param listener receives each sampled task's scheduling latency, in nanoseconds
    * @throws NullPointerException if listener is null
@@ -212,6 +212,18 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   public void onSchedulingLatency(LongConsumer listener) {
     sched.counters.latency.addListener(Objects.requireNonNull(listener, "listener"));
     sched.recordLatency();
+  }
+
+  /**
+   * Removes a listener added by {@link #onSchedulingLatency} (one equal to {@code listener});
+   * samples already being passed to it may still arrive. Sampling goes on.
+   *
+   * @param listener the listener to remove
+   * @return whether it was there
+   * @throws NullPointerException if listener is null
+   */
+  public boolean removeSchedulingLatencyListener(LongConsumer listener) {
+    return sched.counters.latency.removeListener(Objects.requireNonNull(listener, "listener"));
   }
 
   /**

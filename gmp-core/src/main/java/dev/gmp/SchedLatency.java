@@ -144,6 +144,20 @@ final class SchedLatency {
     }
   }
 
+  synchronized boolean removeListener(LongConsumer l) {
+    LongConsumer[] old = listeners;
+    for (int i = 0; i < old.length; i++) {
+      if (old[i].equals(l)) {
+        LongConsumer[] ls = new LongConsumer[old.length - 1];
+        System.arraycopy(old, 0, ls, 0, i);
+        System.arraycopy(old, i + 1, ls, i, old.length - i - 1);
+        listeners = ls; // volatile: the workers' next sample reads the new array
+        return true;
+      }
+    }
+    return false;
+  }
+
   synchronized void addListener(LongConsumer l) {
     LongConsumer[] old = listeners;
     for (LongConsumer x : old) {

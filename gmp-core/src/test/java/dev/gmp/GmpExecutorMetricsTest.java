@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeMap;
@@ -254,6 +255,45 @@ class GmpExecutorMetricsTest {
       assertEquals(samples.get(), r.find("executor.idle").tags(TAGS).timer().count());
       assertEquals(samples.get(), other.find("executor.idle").tags(TAGS).timer().count(),
           "another registry's Timer is fed too");
+    }
+  }
+
+  /**
+   * A closed binder's listener is gone from the executor: its registry's Timer is no longer fed,
+   * nor held, so an executor that outlives many registries (one per test, a refreshed context)
+   * does not keep every Timer and feed each sample to all of them (2,000 closed bindings kept
+   * 17 MB and slowed 200k tasks from 43 ms to 4 s in a user's check).
+   */
+  @Test
+  void aClosedBinderNeitherFeedsNorHoldsItsTimer() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .recordSchedulingLatency(true).build())) {
+      GmpExecutor ex = c.ex();
+      SimpleMeterRegistry kept = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(ex, "app", List.of(Tag.of("region", "eu"))).bindTo(kept);
+      SimpleMeterRegistry closed = new SimpleMeterRegistry();
+      GmpExecutorMetrics binder = new GmpExecutorMetrics(ex, "app", List.of(Tag.of("region", "eu")));
+      binder.bindTo(closed);
+      binder.close();
+      AtomicLong samples = new AtomicLong();
+      ex.onSchedulingLatency(nanos -> samples.incrementAndGet());
+      for (int batch = 0; batch < 100 && samples.get() < 3; batch++) {
+        int n = 4 * SchedulingLatency.SAMPLE_EVERY_DEFAULT;
+        CountDownLatch done = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+          ex.execute(done::countDown);
+        }
+        TestSupport.await(done, "tasks run");
+      }
+      assertTrue(samples.get() > 0, "sampled");
+      assertEquals(samples.get(), kept.find("executor.idle").tags(TAGS).timer().count());
+      assertEquals(0, closed.find("executor.idle").tags(TAGS).timer().count(), "not fed");
+      WeakReference<Object> timer = new WeakReference<>(closed.find("executor.idle").timer());
+      closed.clear(); // the registry lets go of it: only the executor could hold it now
+      TestSupport.awaitCondition("the closed binding's Timer collected", () -> {
+        System.gc();
+        return timer.get() == null;
+      });
     }
   }
 

@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
@@ -84,13 +86,23 @@ import java.util.function.ToDoubleFunction;
  * <pre>{@code
  * new GmpExecutorMetrics(executor, "app", Tags.of("region", "eu")).bindTo(registry);
  * }</pre>
+ *
+ * <p>The {@code executor.idle} Timer is fed by a listener on the executor, which holds the Timer
+ * for as long as the executor lives. An executor that outlives its registries (one per test, a
+ * refreshed application context) should have its binder closed with them: {@link #close}
+ * removes the listeners this binder added (Spring calls {@code close()} on a binder bean when
+ * its context closes). The meters stay in their registries, as Micrometer's own binders leave
+ * theirs.
  */
-public final class GmpExecutorMetrics implements MeterBinder {
+public final class GmpExecutorMetrics implements MeterBinder, AutoCloseable {
   /** How long a snapshot serves further meter reads: longer than a scrape, shorter than two. */
   static final long SNAPSHOT_REUSE_MILLIS = 50;
 
   private final GmpExecutor executor;
   private final Tags tags;
+
+  /** The latency listeners bindTo added to the executor, for close. Guarded by itself. */
+  private final List<LongConsumer> added = new ArrayList<>();
 
   /**
    * A binder for {@code executor}'s meters; {@link #bindTo} registers them.
@@ -184,7 +196,27 @@ public final class GmpExecutorMetrics implements MeterBinder {
         .register(registry);
     // Binding again to the same registry gets this Timer back (as every meter above): the
     // executor keeps one listener per Timer (Record's equality), not one per binding.
-    executor.onSchedulingLatency(new Record(idle));
+    Record feed = new Record(idle);
+    synchronized (added) {
+      executor.onSchedulingLatency(feed);
+      added.add(feed);
+    }
+  }
+
+  /**
+   * Removes the latency listeners that {@link #bindTo} added to the executor, so that it no
+   * longer holds or feeds the {@code executor.idle} Timers of this binder's registries. The
+   * meters stay registered; bindTo may be called again. A second binder of the same executor,
+   * name and tags on the same registry shares that Timer, and its feed, with this one.
+   */
+  @Override
+  public void close() {
+    synchronized (added) {
+      for (LongConsumer l : added) {
+        executor.removeSchedulingLatencyListener(l);
+      }
+      added.clear();
+    }
   }
 
   /**
