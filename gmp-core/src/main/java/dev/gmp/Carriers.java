@@ -1,6 +1,7 @@
 package dev.gmp;
 
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -56,12 +57,21 @@ final class Carriers {
   /** Continuation Gs queued or running: live minus this is the parked threads (stats only). */
   private final LongAdder continuations = new LongAdder();
 
+  /** How many continuations may wait for sysmon's round after a stack overflow (below). */
+  private static final int DEFERRED_MAX = 256;
+
   /**
    * Continuations a stack overflow kept out of the queues ({@link #execute}), for sysmon's next
-   * round ({@link #queueDeferred}): a list of {@code {continuation, next, counted}} arrays,
-   * guarded by {@link #deferLock}. Volatile: sysmon reads it without the monitor, once a round.
+   * round ({@link #queueDeferred}), and whether each was counted in {@link #continuations}.
+   * Allocated up front: the overflowing thread may only store into them (an allocation there
+   * overflowed too). Guarded by {@link #deferLock}; {@link #deferredCount} is volatile for
+   * sysmon's read without the monitor, once a round.
    */
-  private volatile Object[] deferred;
+  private final Runnable[] deferred = new Runnable[DEFERRED_MAX];
+
+  private final boolean[] deferredCounted = new boolean[DEFERRED_MAX];
+
+  private volatile int deferredCount;
 
   private final Object deferLock = new Object();
 
@@ -105,7 +115,21 @@ final class Carriers {
   private record Handle(Carriers carriers, GmpExecutor owner) implements Executor {
     @Override
     public void execute(Runnable continuation) {
-      carriers.execute(continuation);
+      try {
+        carriers.execute(continuation);
+      } catch (StackOverflowError e) {
+        // The call itself overflowed (or its handler did): deferred as there, inline for the
+        // same reason (no call on a spent stack). Full (never seen): thrown, as before.
+        synchronized (carriers.deferLock) {
+          int n = carriers.deferredCount;
+          if (n == DEFERRED_MAX) {
+            throw e;
+          }
+          carriers.deferred[n] = continuation;
+          carriers.deferredCounted[n] = false;
+          carriers.deferredCount = n + 1;
+        }
+      }
     }
   }
 
@@ -136,10 +160,17 @@ final class Carriers {
       ready(new Run(continuation, vt, this), kind);
     } catch (StackOverflowError e) {
       // Nothing is queued: the queues' paths overflow before they change anything (StackGuard).
-      // A monitor and an array alone from here: no call, the stack is spent. sysmon's execute
-      // of it starts over (a start already admitted is admitted again: a set's put).
+      // A monitor and stores into arrays made up front from here: no call, no allocation (the
+      // stack is spent). sysmon's execute of it starts over (a start already admitted is
+      // admitted again: a set's put). Full (never seen): thrown to Handle, which throws it on.
       synchronized (deferLock) {
-        deferred = new Object[] {continuation, deferred, counted ? Boolean.TRUE : null};
+        int n = deferredCount;
+        if (n == DEFERRED_MAX) {
+          throw e;
+        }
+        deferred[n] = continuation;
+        deferredCounted[n] = counted;
+        deferredCount = n + 1;
       }
     } catch (Throwable e) { // an OutOfMemoryError: the JDK retries a resumption, ends a start
       if (counted) {
@@ -154,41 +185,43 @@ final class Carriers {
 
   /**
    * sysmon, each round: queues the continuations a stack overflow left ({@link #deferred}), as
-   * from any other thread. One that fails to queue (out of memory) goes back with those after it.
+   * from any other thread. One that fails to queue (out of memory) goes back for a later round.
    */
   void queueDeferred() {
-    if (deferred == null) { // volatile read: nearly always null
+    if (deferredCount == 0) { // volatile read: nearly always 0
       return;
     }
-    Object[] list;
-    synchronized (deferLock) {
-      list = deferred;
-      deferred = null;
+    Runnable[] cs;
+    boolean[] counted;
+    synchronized (deferLock) { // all at once: a waker overflowing meanwhile finds it free sooner
+      int n = deferredCount;
+      cs = Arrays.copyOf(deferred, n);
+      counted = Arrays.copyOf(deferredCounted, n);
+      Arrays.fill(deferred, 0, n, null);
+      deferredCount = 0;
     }
-    for (Object[] n = list; n != null; n = (Object[]) n[1]) {
+    for (int i = 0; i < cs.length; i++) {
+      if (counted[i]) {
+        Counters.count(continuations, -1); // counted by the call that overflowed
+      }
       try {
-        if (n[2] != null) {
-          n[2] = null;
-          Counters.count(continuations, -1); // counted by the call that overflowed
-        }
-        execute((Runnable) n[0]);
-      } catch (Throwable e) {
+        execute(cs[i]);
+      } catch (Throwable e) { // what it would throw the JDK (out of memory): back, for a later round
         synchronized (deferLock) {
-          Object[] last = n;
-          while (last[1] != null) {
-            last = (Object[]) last[1];
+          for (int k = i; k < cs.length && deferredCount < DEFERRED_MAX; k++) {
+            deferred[deferredCount] = cs[k];
+            deferredCounted[deferredCount] = k > i && counted[k]; // execute took back cs[i]'s
+            deferredCount = deferredCount + 1;
           }
-          last[1] = deferred;
-          deferred = n;
         }
-        throw e;
+        throw e; // sysmon reports it and goes on
       }
     }
   }
 
   /** Whether continuations wait for sysmon's round (Lifecycle: not terminated before). */
   boolean anyDeferred() {
-    return deferred != null;
+    return deferredCount != 0;
   }
 
   private void ready(Run run, int kind) {
