@@ -71,8 +71,12 @@ final class TimerSleeper {
     if (sl != null) {
       kicked = true; // volatile: the sleeper clears it before each publish, checks it around parks
       LockSupport.unpark(sl.runner);
-    } else if (s.idle.npidle > 0 && s.idle.nmspinning() == 0) {
-      s.idle.wakep(); // all Ps busy otherwise: their Ms look at the heaps before they park
+    } else if (s.idle.npidle > 0) {
+      if (s.idle.nmspinning() == 0) {
+        s.idle.wakep();
+      }
+    } else {
+      dueWhileBusy(); // all Ps busy: their Ms look at the heaps before they park, if they park
     }
   }
 
@@ -177,9 +181,22 @@ final class TimerSleeper {
     }
   }
 
+  /**
+   * A timer is due, or added with no sleeper, and every P is busy. Their Ms look at the heaps
+   * between tasks, but a task blocked without blocking() lets its M look at none: sysmon retakes
+   * its P for the due timer (SysmonRetake), once awake. It may be in its deep sleep, entered
+   * while every P idled and not ended by a task's start: the timer then waited up to a second (a
+   * task at parallelism 1 in get() of a 50 ms timer of its own executor: 0.5-1 s after an idle
+   * period, 55-60 ms since). So end it (one volatile read when awake). Lock not held.
+   */
+  private void dueWhileBusy() {
+    s.sysmon.wakeForBacklog();
+  }
+
   /** A deadline passed: take an idle P for it (m leaves the idle list), or give the role up. */
   private int takeP(M m) {
     boolean claimed = false;
+    boolean busy = false;
     s.lock.lock();
     try {
       releaseLocked(m);
@@ -187,8 +204,9 @@ final class TimerSleeper {
         claimed = true; // a startm took us: its note wake-up follows
       } else {
         P pp = s.idle.pidleget();
-        if (pp == null) {
-          return IDLE; // every P busy: their Ms look at the heaps before they park
+        busy = pp == null; // every P busy: their Ms look at the heaps before they park
+        if (busy) {
+          return IDLE;
         }
         s.idle.mremove(m);
         pp.heldBy = null; // placed in m's own nextp, which mexit gives back
@@ -198,6 +216,9 @@ final class TimerSleeper {
       }
     } finally {
       s.lock.unlock();
+      if (busy) {
+        dueWhileBusy();
+      }
     }
     if (claimed) {
       VarHandle.fullFence(); // StoreLoad: holder = null before the re-read (Dekker with kick)

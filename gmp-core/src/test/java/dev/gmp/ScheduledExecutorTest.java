@@ -668,4 +668,26 @@ class ScheduledExecutorTest {
       b.cancel(false);
     }
   }
+  /**
+   * A timer added while every P is busy ends sysmon's deep sleep: the task that added it may
+   * wait for it unmarked (schedule(...).get()), and only sysmon's retake can then free the P the
+   * timer needs. Before, sysmon slept on through the start of a task after an idle period, and
+   * such a get() of a 50 ms timer took 0.5-1 s (a user's check at parallelism 1). Driven by
+   * sysmon's own state, no timing: asleep before the task, awake right after its schedule().
+   */
+  @Test
+  void aTimerAddedWhileEveryProcessorIsBusyWakesSysmon() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = c.ex();
+      ex.submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS); // threads and sysmon started
+      awaitCondition("sysmon in its deep sleep (every P idle)", () -> ex.sched.sysmon.waiting);
+      AtomicBoolean asleepAfter = new AtomicBoolean(true);
+      ex.submit(() -> {
+        ScheduledFuture<?> t = ex.schedule(() -> {}, 1, TimeUnit.HOURS); // no sleeper: one M
+        asleepAfter.set(ex.sched.sysmon.waiting);
+        t.cancel(false);
+      }).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      assertFalse(asleepAfter.get(), "the timer's add ended sysmon's deep sleep");
+    }
+  }
 }
