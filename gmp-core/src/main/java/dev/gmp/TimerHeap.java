@@ -223,6 +223,7 @@ final class TimerHeap {
     if (t.uncountCancel()) {
       CANCELLED.getAndAdd(this, -1); // atomic: cancel adds concurrently without the lock
     }
+    t.heap = null; // after the CAS, as in leftLive
   }
 
   /** A live entry leaves to fire or move; if a cancel counted it meanwhile, take that back. */
@@ -231,6 +232,10 @@ final class TimerHeap {
       removedCancelled++;
       CANCELLED.getAndAdd(this, -1); // atomic, as in uncount
     }
+    // After the CAS: a canceller reads heap before its own CAS, so one that beat ours counted
+    // itself here, where we take it back. Cleared before it, heap read null let a canceller
+    // count itself elsewhere while we took one back here: pendingTimers stayed one too high.
+    t.heap = null;
   }
 
   /**
@@ -257,11 +262,11 @@ final class TimerHeap {
     for (int i = 0; i < n; i++) {
       ScheduledTask<?> t = a[i];
       if (t.isCancelled()) {
-        t.heap = null;
         removedCancelled++;
         if (t.uncountCancel()) {
           counted++;
         }
+        t.heap = null; // after the CAS (ScheduledTask#cancel reads it before its own)
       } else {
         a[k++] = t;
       }
@@ -290,7 +295,6 @@ final class TimerHeap {
     for (int i = 0; i < size; i++) {
       ScheduledTask<?> t = a[i];
       a[i] = null;
-      t.heap = null;
       if (!t.isCancelled()) {
         leftLive(t);
         if (!t.isCancelled()) {
@@ -352,8 +356,6 @@ final class TimerHeap {
 
   private void removeTop() {
     int n = size - 1;
-    ScheduledTask<?> top = a[0];
-    top.heap = null;
     ScheduledTask<?> last = a[n];
     a[n] = null;
     setSize(n);
