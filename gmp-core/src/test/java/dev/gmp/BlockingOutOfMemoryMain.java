@@ -37,6 +37,27 @@ public final class BlockingOutOfMemoryMain {
 
   private static void run(GmpExecutor ex) throws Exception {
     ex.submit(() -> GmpExecutor.blocking(NOTHING)).get(); // every call site linked, classes loaded
+    // Queued work and a P that would look blocked: sysmon hands such a P to another M.
+    int n = 200;
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    AtomicInteger ran = new AtomicInteger();
+    CountDownLatch done = new CountDownLatch(n);
+    // Made before the heap is filled: linking a lambda allocates, and main must allocate
+    // nothing new once it has (a class that failed to initialise then fails for good).
+    Runnable spin = () -> {
+      int now = running.incrementAndGet();
+      for (int m = most.get(); now > m && !most.compareAndSet(m, now); m = most.get()) {
+        // no method reference: its call site would be linked here, after the fill
+      }
+      long end = System.nanoTime() + 200_000;
+      while (System.nanoTime() < end) {
+        Thread.onSpinWait();
+      }
+      running.decrementAndGet();
+      ran.incrementAndGet();
+      done.countDown();
+    };
     Thread main = Thread.currentThread();
     ex.submit(() -> {
       // Fill only once main waits in get(), which allocates its latch on the way in: main
@@ -56,24 +77,8 @@ public final class BlockingOutOfMemoryMain {
       }
       return null;
     }).get();
-    // Queued work and a P that would look blocked: sysmon hands such a P to another M.
-    int n = 200;
-    AtomicInteger running = new AtomicInteger();
-    AtomicInteger most = new AtomicInteger();
-    AtomicInteger ran = new AtomicInteger();
-    CountDownLatch done = new CountDownLatch(n);
     for (int i = 0; i < n; i++) {
-      ex.execute(() -> {
-        int now = running.incrementAndGet();
-        most.accumulateAndGet(now, Math::max);
-        long end = System.nanoTime() + 200_000;
-        while (System.nanoTime() < end) {
-          Thread.onSpinWait();
-        }
-        running.decrementAndGet();
-        ran.incrementAndGet();
-        done.countDown();
-      });
+      ex.execute(spin);
     }
     boolean all = done.await(20, TimeUnit.SECONDS);
     ex.shutdown();
