@@ -241,16 +241,7 @@ class GmpExecutorMetricsTest {
       java.util.function.LongConsumer count = nanos -> samples.incrementAndGet();
       ex.onSchedulingLatency(count); // after the binders' listeners
       ex.onSchedulingLatency(count); // the same listener again: still once
-      // Batches until a few tasks were sampled (which ones is the executor's choice); each
-      // batch's tasks have run, so has every listener of their samples.
-      for (int batch = 0; batch < 100 && samples.get() < 3; batch++) {
-        int n = 4 * SchedulingLatency.SAMPLE_EVERY_DEFAULT;
-        CountDownLatch done = new CountDownLatch(n);
-        for (int i = 0; i < n; i++) {
-          ex.execute(done::countDown);
-        }
-        TestSupport.await(done, "tasks run");
-      }
+      runUntilSampled(ex, samples);
       assertTrue(samples.get() > 0, "sampled");
       assertEquals(samples.get(), r.find("executor.idle").tags(TAGS).timer().count());
       assertEquals(samples.get(), other.find("executor.idle").tags(TAGS).timer().count(),
@@ -277,14 +268,7 @@ class GmpExecutorMetricsTest {
       binder.close();
       AtomicLong samples = new AtomicLong();
       ex.onSchedulingLatency(nanos -> samples.incrementAndGet());
-      for (int batch = 0; batch < 100 && samples.get() < 3; batch++) {
-        int n = 4 * SchedulingLatency.SAMPLE_EVERY_DEFAULT;
-        CountDownLatch done = new CountDownLatch(n);
-        for (int i = 0; i < n; i++) {
-          ex.execute(done::countDown);
-        }
-        TestSupport.await(done, "tasks run");
-      }
+      runUntilSampled(ex, samples);
       assertTrue(samples.get() > 0, "sampled");
       assertEquals(samples.get(), kept.find("executor.idle").tags(TAGS).timer().count());
       assertEquals(0, closed.find("executor.idle").tags(TAGS).timer().count(), "not fed");
@@ -313,6 +297,21 @@ class GmpExecutorMetricsTest {
       SimpleMeterRegistry r = new SimpleMeterRegistry();
       new GmpExecutorMetrics(c.ex(), "solo", null).bindTo(r);
       assertEquals(1.0, r.get("executor.parallelism").tags("name", "solo").gauge().value());
+    }
+  }
+
+  /**
+   * Batches of tasks until a few were sampled (which ones is the executor's choice); each batch's
+   * tasks have run, so has every listener of their samples.
+   */
+  private static void runUntilSampled(GmpExecutor ex, AtomicLong samples) {
+    for (int batch = 0; batch < 100 && samples.get() < 3; batch++) {
+      int n = 4 * SchedulingLatency.SAMPLE_EVERY_DEFAULT;
+      CountDownLatch done = new CountDownLatch(n);
+      for (int i = 0; i < n; i++) {
+        ex.execute(done::countDown);
+      }
+      TestSupport.await(done, "tasks run");
     }
   }
 }
