@@ -79,15 +79,13 @@ final class Lifecycle {
   /**
    * After the run state is written: shutdown's sweep of the timer heaps, outside the scheduler
    * lock (each heap lock once: nothing under the scheduler lock waits for a heap), then the
-   * tidy-up, which waits for the sweep (Timers#anyLiveLocked). With {@code out}, shutdownNow's:
-   * every pending timer is returned; else periodic ones are cancelled.
+   * tidy-up, which waits for the sweep (Timers#anyLiveLocked). With {@code out}, shutdownNow's,
+   * whose drain of the heaps came first; else periodic timers are cancelled here.
    */
   private static void sweepTimersThenTidy(Scheduler s, List<Runnable> out) {
-    if (out != null) {
-      s.timers.drainOnShutdownNow(out);
-    } else {
+    if (out == null) {
       s.timers.sweepOnShutdown();
-    }
+    } // else shutdownNow drained the heaps before its queues (Timers#runDue)
     s.lock.lock();
     try {
       s.timers.swept = true;
@@ -106,7 +104,9 @@ final class Lifecycle {
   private static final int DRAIN_BATCH = RunQueue.SIZE;
 
   /**
-   * Drains every queue (global, each P's ring and runnext, zombies'). The global queue goes in
+   * Drains every timer heap, then every queue (global, each P's ring and runnext, zombies'): in
+   * that order, a due timer an M moved to its ring meanwhile is on the ring by the time the ring
+   * is drained (Timers#runDue), so it is returned rather than started. The global queue goes in
    * batches, one hold of the lock each; rings are taken without it, as a thief takes (a CAS per G).
    * A G whose task already started (a virtual thread's continuation) goes back on the queue once
    * the drain is over, and one waiting for a P after a blocking call is never taken; all others
@@ -126,6 +126,7 @@ final class Lifecycle {
     } finally {
       s.lock.unlock();
     }
+    s.timers.drainOnShutdownNow(out); // pending timers too: accepted == ran + returned
     GQueue started = new GQueue();
     for (int n = 1; n != 0; ) {
       GQueue q = new GQueue();
@@ -166,7 +167,7 @@ final class Lifecycle {
     if (c != null) {
       c.interruptAll(); // outside the lock: each interrupt may resubmit a continuation (wakep)
     }
-    sweepTimersThenTidy(s, out); // pending timers too: accepted == ran + returned
+    sweepTimersThenTidy(s, out);
     return out;
   }
 

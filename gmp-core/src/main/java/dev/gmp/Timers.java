@@ -254,6 +254,11 @@ final class Timers {
    * Moves h's due timers to pp's ring as Gs (never runnext: the spawn chain keeps it, and the
    * ring keeps the timers' order). tryLock: a carrier never waits on a heap; whoever holds it is
    * firing or adding and the next round looks again. Returns how many fired.
+   *
+   * <p>Between shutdownNow's STOP and the end of its drain of the heaps nothing moves: it returns
+   * the timers itself. A move finishes under the heap lock, so shutdownNow, which drains the heaps
+   * before the rings, finds each timer moved before the STOP on its ring: no timer pending when
+   * shutdownNow was called starts after it returned, unless an M had already taken it to run.
    */
   private int runDue(M m, P pp, TimerHeap h, long now) {
     ScheduledTask<?>[] batch = m.timerBatch;
@@ -270,6 +275,9 @@ final class Timers {
         break;
       }
       try {
+        if (s.runState >= Scheduler.STOP && !drainedOnStop) {
+          break; // volatile reads under the heap lock: STOP is written before the heaps' drain
+        }
         while (k < max) {
           ScheduledTask<?> t = h.pollDueLocked(now);
           if (t == null) {
@@ -277,15 +285,15 @@ final class Timers {
           }
           batch[k++] = t;
         }
+        for (int i = 0; i < k; i++) {
+          G g = s.newG(pp, batch[i]);
+          batch[i] = null;
+          pp.runq.put(g, false, s.global); // fits (room above): only we push to our ring
+        }
+        pp.runq.keepOrder(); // deadline order, not newest first (RunQueue#popNewest)
       } finally {
         h.unlock();
       }
-      for (int i = 0; i < k; i++) {
-        G g = s.newG(pp, batch[i]);
-        batch[i] = null;
-        pp.runq.put(g, false, s.global); // fits (room above): only we push to our ring
-      }
-      pp.runq.keepOrder(); // deadline order, not newest first (RunQueue#popNewest)
       total += k;
       if (k < max) {
         break;
@@ -437,17 +445,30 @@ final class Timers {
    */
   void drainOnShutdownNow(List<Runnable> out) {
     ArrayList<ScheduledTask<?>> all = new ArrayList<>(0); // see moveAll
-    for (P p : s.procs.all) {
-      TimerHeap h = p.timers;
-      h.lock();
-      try {
-        h.drainLocked(all);
-      } finally {
-        h.unlock();
+    try {
+      for (P p : s.procs.all) {
+        TimerHeap h = p.timers;
+        h.lock();
+        try {
+          h.drainLocked(all);
+        } finally {
+          h.unlock();
+        }
       }
+    } finally {
+      // Even if cut short: runDue fires again, so a timer left behind (or moved in by a retire
+      // after its heap was drained) still runs, and tidy-up never waits for one nobody fires.
+      drainedOnStop = true;
     }
     out.addAll(all);
   }
+
+  /**
+   * shutdownNow has drained every heap: runDue, which holds back between the STOP and this, fires
+   * again (a retiring P's timers may arrive after the drain). Volatile: read under a heap lock
+   * that the drain may never have taken (a heap not yet in procs at the drain).
+   */
+  volatile boolean drainedOnStop;
 
   /**
    * Tidy's question after shutdown: may a timer still fire? Never waits for a heap: one another

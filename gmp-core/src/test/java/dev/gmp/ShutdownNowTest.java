@@ -171,6 +171,50 @@ class ShutdownNowTest {
   }
 
   /**
+   * Timers falling due while shutdownNow runs: each is run or returned, and none starts after
+   * shutdownNow returned except the one the M had already taken (as ThreadPoolExecutor's worker
+   * may). Before, shutdownNow drained the rings before the heaps, and timers an M moved in
+   * between started after it returned: dozens in some rounds.
+   */
+  @Test
+  void aTimerDueDuringShutdownNowIsReturnedRatherThanStartedAfterIt() throws Exception {
+    int timers = 3000;
+    for (int round = 0; round < 200; round++) {
+      GmpExecutor ex = GmpExecutor.builder().parallelism(1).build();
+      try {
+        AtomicBoolean returnedYet = new AtomicBoolean();
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger startedAfter = new AtomicInteger();
+        Runnable task = () -> {
+          ran.incrementAndGet();
+          if (returnedYet.get()) {
+            startedAfter.incrementAndGet();
+          }
+        };
+        // Deadlines over 1 ms, and shutdownNow somewhere in that millisecond: the M is moving
+        // due timers from the heap to its ring when shutdownNow drains them.
+        long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
+        for (int i = 0; i < timers; i++) {
+          ex.schedule(task, due + (i % 50) * 20_000L - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        long at = due + (round % 10) * 100_000L;
+        while (System.nanoTime() < at) {
+          Thread.onSpinWait();
+        }
+        List<Runnable> returned = ex.shutdownNow();
+        returnedYet.set(true);
+        assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), "round " + round);
+        assertEquals(timers, ran.get() + returned.size(), "ran + returned, round " + round);
+        assertTrue(
+            startedAfter.get() <= 1,
+            startedAfter.get() + " timers started after shutdownNow returned, round " + round);
+      } finally {
+        TestSupport.terminate(ex);
+      }
+    }
+  }
+
+  /**
    * The tasks shutdownNow returns are the caller's to run, as ThreadPoolExecutor's: running a
    * returned future runs its task and completes it, with or without a task decorator (the
    * decorated ones are FutureTasks). Before, a returned future's run did nothing and its get()
