@@ -110,7 +110,9 @@ final class Carriers {
    * What the JDK's virtual threads hold as their scheduler. It refers to the executor strongly,
    * so that a builder, a factory or a live thread keeps it from being collected (and shut down
    * by its Cleaner) while it is still in use; the scheduler itself refers only to Carriers, so
-   * an executor with no builder and no live thread left is still collected as before.
+   * an executor with no builder and no thread left is still collected as before. A thread that
+   * has ended keeps it too (VirtualThread's scheduler field is final, and one Handle serves a
+   * builder and all its threads, so it cannot tell them apart): documented, not fixed.
    */
   private record Handle(Carriers carriers, GmpExecutor owner) implements Executor {
     @Override
