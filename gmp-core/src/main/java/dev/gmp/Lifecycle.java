@@ -108,7 +108,9 @@ final class Lifecycle {
    * that order, a due timer an M moved to its ring meanwhile is on the ring by the time the ring
    * is drained (Timers#runDue), so it is returned rather than started. The global queue goes in
    * batches, one hold of the lock each; rings are taken without it, as a thief takes (a CAS per G).
-   * A G whose task already started (a virtual thread's continuation) goes back on the queue once
+   * The queues are drained in passes until one takes nothing while no ring's owner moved Gs
+   * ({@link RunQueue#moves}): a steal or a full ring's overflow holds Gs in no queue for a moment,
+   * and they would start after shutdownNow returned (up to 129 at once). A G whose task already started (a virtual thread's continuation) goes back on the queue once
    * the drain is over, and one waiting for a P after a blocking call is never taken; all others
    * are returned. Then every worker thread and every live virtual thread of ours is interrupted;
    * workers re-check the state after clearing a stale interrupt, so a task starting concurrently
@@ -116,33 +118,49 @@ final class Lifecycle {
    */
   static List<Runnable> shutdownNow(Scheduler s) {
     List<Runnable> out = new ArrayList<>();
-    List<P> zombies;
     s.lock.lock();
     try {
       if (s.runState < Scheduler.STOP) {
         s.runState = Scheduler.STOP;
       }
-      zombies = new ArrayList<>(s.retake.zombies);
     } finally {
       s.lock.unlock();
     }
     s.timers.drainOnShutdownNow(out); // pending timers too: accepted == ran + returned
     GQueue started = new GQueue();
-    for (int n = 1; n != 0; ) {
-      GQueue q = new GQueue();
+    // Until a pass takes nothing while no ring's owner moved Gs and no P was replaced: Gs a steal
+    // or an overflow had claimed but not yet put down when their queue was drained are in the
+    // next pass's queues.
+    for (boolean again = true; again; ) {
+      P[] all;
+      List<P> zombies;
       s.lock.lock();
       try {
-        n = s.global.drainSomeLocked(q, DRAIN_BATCH);
+        all = s.procs.all;
+        zombies = new ArrayList<>(s.retake.zombies);
       } finally {
         s.lock.unlock();
       }
-      settle(q, out, started);
-    }
-    for (P pp : s.procs.all) {
-      settle(drain(pp.runq), out, started);
-    }
-    for (P z : zombies) {
-      settle(drain(z.runq), out, started);
+      int[] moves = new int[all.length + zombies.size()];
+      readMoves(all, zombies, moves);
+      int took = 0;
+      for (int n = 1; n != 0; ) {
+        GQueue q = new GQueue();
+        s.lock.lock();
+        try {
+          n = s.global.drainSomeLocked(q, DRAIN_BATCH);
+        } finally {
+          s.lock.unlock();
+        }
+        took += settle(q, out, started);
+      }
+      for (P pp : all) {
+        took += settle(drain(pp.runq), out, started);
+      }
+      for (P z : zombies) {
+        took += settle(drain(z.runq), out, started);
+      }
+      again = took != 0 || movedSince(all, zombies, moves) || s.procs.all != all;
     }
     boolean requeued = started.head != null;
     s.lock.lock();
@@ -171,9 +189,44 @@ final class Lifecycle {
     return out;
   }
 
-  /** Returns the tasks of q that never started; keeps the started ones (continuations). */
-  private static void settle(GQueue q, List<Runnable> out, GQueue started) {
-    for (G g = q.pop(); g != null; g = q.pop()) {
+  /**
+   * Each ring's move count, once every move under way has ended (an odd count): Gs it claimed
+   * are in a queue by then. A wait for other threads, but outside every lock, for a copy of at
+   * most half a ring and one hold of the scheduler lock.
+   */
+  private static void readMoves(P[] all, List<P> zombies, int[] moves) {
+    for (int i = 0; i < moves.length; i++) {
+      RunQueue rq = i < all.length ? all[i].runq : zombies.get(i - all.length).runq;
+      int m;
+      for (int spins = 0; ((m = rq.moves()) & 1) != 0; spins++) {
+        if (spins < 100) {
+          Thread.onSpinWait();
+        } else {
+          Thread.yield(); // its owner may be off its CPU
+        }
+      }
+      moves[i] = m;
+    }
+  }
+
+  /** Whether a ring's owner moved Gs since readMoves: then they may be in a queue drained before. */
+  private static boolean movedSince(P[] all, List<P> zombies, int[] moves) {
+    for (int i = 0; i < moves.length; i++) {
+      RunQueue rq = i < all.length ? all[i].runq : zombies.get(i - all.length).runq;
+      if (rq.moves() != moves[i]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Returns the tasks of q that never started; keeps the started ones (continuations). Returns
+   * how many Gs q held.
+   */
+  private static int settle(GQueue q, List<Runnable> out, GQueue started) {
+    int n = 0;
+    for (G g = q.pop(); g != null; g = q.pop(), n++) {
       Runnable task = g.userTask();
       if (Carriers.isContinuation(task)) {
         started.push(g);
@@ -186,6 +239,7 @@ final class Lifecycle {
         g.setStatus(G.Gdead);
       }
     }
+    return n;
   }
 
   /**

@@ -198,25 +198,54 @@ final class RunQueue extends RunQueuePad3 {
   /** runqputslow: move the front half (or one, under the ablation switch) and g to global. */
   private boolean putSlow(G g, int h, int t, GlobalQueue global) {
     int n = Switches.BATCH_OVERFLOW ? (t - h) / 2 : 1;
-    // CAS: claims the n slots against thieves; from here only this thread reads them, and only
-    // this thread ever writes a slot, so they are read after it, straight into the global array.
-    if (Mutations.PUTSLOW_NO_CAS) {
-      HEAD.lazySet(this, h + n);
-    } else if (!HEAD.compareAndSet(this, h, h + n)) {
-      return false;
-    }
-    if (Mutations.PUTSLOW_NO_LOCK) {
-      global.putAll(slots, base, h, MASK, n, g);
-    } else {
-      global.lock.lock();
-      try {
-        global.putAll(slots, base, h, MASK, n, g);
-      } finally {
-        global.lock.unlock();
+    moves = moves + 1; // startMove, inline (its doc): an error below must still end the move
+    try {
+      // CAS: claims the n slots against thieves; from here only this thread reads them, and only
+      // this thread ever writes a slot, so they are read after it, straight into the global array.
+      if (Mutations.PUTSLOW_NO_CAS) {
+        HEAD.lazySet(this, h + n);
+      } else if (!HEAD.compareAndSet(this, h, h + n)) {
+        return false;
       }
+      if (Mutations.PUTSLOW_NO_LOCK) {
+        global.putAll(slots, base, h, MASK, n, g);
+      } else {
+        global.lock.lock();
+        try {
+          global.putAll(slots, base, h, MASK, n, g);
+        } finally {
+          global.lock.unlock();
+        }
+      }
+    } finally {
+      moves = moves + 1; // endMove, inline: a field store needs no frame
     }
     clearTaken(h + n, t); // the owner's take (class doc); after the copy, which reads them
     return true;
+  }
+
+  /**
+   * Owner only: Gs are about to leave a queue for another (a steal into this ring, an overflow
+   * from it) and will be in none for a moment. The claiming CAS that follows is ordered after this
+   * store, so shutdownNow, which sees the claim when it drains the source, sees the odd count.
+   * Field stores, not calls (here and at a move's end): an overflow runs near the end of a deep
+   * caller's stack, and a count left odd would hold shutdownNow for good.
+   */
+  private void startMove() {
+    moves = moves + 1; // volatile store, owner only
+  }
+
+  /** Owner only: the moved Gs are in their new queue (their publication came first). */
+  private void endMove() {
+    moves = moves + 1; // volatile store, owner only: after the Gs' release store or unlock
+  }
+
+  /**
+   * shutdownNow's view of this ring's moves: odd while one is under way; a change between two
+   * reads means one ran in between (Lifecycle#shutdownNow drains again).
+   */
+  int moves() {
+    return moves; // volatile read: the owner's volatile stores
   }
 
   /**
@@ -453,10 +482,14 @@ final class RunQueue extends RunQueuePad3 {
    */
   G stealFrom(RunQueue victim, boolean stealRunnext, boolean victimRunning) {
     int t = tail;
-    int n = victim.grab(slots, base, t, stealRunnext, victimRunning);
+    int n = victim.grab(this, slots, base, t, stealRunnext, victimRunning);
     if (n == 0) {
+      if ((moves & 1) != 0) {
+        endMove(); // a claim grab started lost its CAS and then found nothing
+      }
       return null;
     }
+
     // The oldest stolen G runs now, the rest wait in order: Go runs the newest of the batch and
     // relies on preemption, where here a long one would hold the older ones for its whole run.
     // Our ring is empty as a rule (head == t == tail): no consumer can claim below a tail of t,
@@ -469,20 +502,24 @@ final class RunQueue extends RunQueuePad3 {
       }
       TAIL.lazySet(this, t + n); // release: publishes the other stolen Gs to our own consumers
       spawnedFrom = t + n;
+      endMove();
       return g;
     }
     n--;
     G g = slots[base + ((t + n) & MASK)];
     slots[base + ((t + n) & MASK)] = null;
     if (n == 0) {
+      endMove(); // the one G is ours to run: taken, as any G an M takes
       return g;
     }
     int h = head;
     if (t - h + n >= SIZE) {
+      endMove();
       throw new IllegalStateException("runqsteal: runq overflow");
     }
     TAIL.lazySet(this, t + n); // release: publishes the stolen Gs to our own consumers
     spawnedFrom = t + n;
+    endMove();
     return g;
   }
 
@@ -491,7 +528,7 @@ final class RunQueue extends RunQueuePad3 {
    * ring at {@code batch[batchBase ..]} starting at index {@code batchHead}, then claims them with
    * one CAS on head.
    */
-  private int grab(
+  private int grab(RunQueue thief,
       G[] batch, int batchBase, int batchHead, boolean stealRunnext, boolean victimRunning) {
     for (; ; ) {
       int h = head; // acquire: synchronize with other consumers
@@ -510,6 +547,9 @@ final class RunQueue extends RunQueuePad3 {
               backoff3us();
             }
             G next = slots[base + NEXT + (int) (seq & 1)]; // before the CAS, as in takeRunnext
+            if ((thief.moves & 1) == 0) {
+              thief.startMove(); // before the claim (startMove)
+            }
             if (!RUNNEXT.compareAndSet(this, seq, 0)) {
               continue;
             }
@@ -527,6 +567,9 @@ final class RunQueue extends RunQueuePad3 {
       }
       for (int i = 0; i < n; i++) {
         batch[batchBase + ((batchHead + i) & MASK)] = slots[base + ((h + i) & MASK)];
+      }
+      if ((thief.moves & 1) == 0) {
+        thief.startMove(); // before the claim (startMove)
       }
       // CAS (release): claims the slots; on failure someone else took them, retry.
       if (Mutations.GRAB_NO_CAS) {

@@ -39,6 +39,11 @@ abstract class RunQueueTail extends RunQueuePad1 {
 
   // Owner-only, for RunQueue#headFromGlobal: the tail after the last batch from the global queue.
   int globalEnd;
+
+  // Written by the owner only, read by shutdownNow (RunQueue#moves): odd while Gs it claimed
+  // (a steal into this ring, an overflow to the global queue) are in no queue. On tail's line,
+  // which a move writes anyway.
+  volatile int moves;
 }
 
 abstract class RunQueuePad2 extends RunQueueTail {

@@ -215,6 +215,60 @@ class ShutdownNowTest {
   }
 
   /**
+   * Tasks that a full ring moves to the global queue while shutdownNow drains: returned, not
+   * started after it. Two tasks submit until rejected, with both processors theirs, so their
+   * rings overflow half a ring at a time. Before, an overflow between the drain of the global
+   * queue and that of its ring hid 129 tasks from both (13 rounds of 200 in a user's check).
+   */
+  @Test
+  void tasksMovedBetweenQueuesDuringShutdownNowAreReturnedRatherThanStartedAfterIt()
+      throws Exception {
+    for (int round = 0; round < 100; round++) {
+      GmpExecutor ex = GmpExecutor.create(2);
+      try {
+        AtomicBoolean returnedYet = new AtomicBoolean();
+        AtomicInteger accepted = new AtomicInteger();
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger startedAfter = new AtomicInteger();
+        CountDownLatch submitting = new CountDownLatch(2);
+        Runnable task = () -> {
+          ran.incrementAndGet();
+          if (returnedYet.get()) {
+            startedAfter.incrementAndGet();
+          }
+        };
+        Runnable submitter = () -> {
+          submitting.countDown();
+          for (; ; ) {
+            try {
+              ex.execute(task);
+            } catch (RejectedExecutionException e) {
+              return;
+            }
+            accepted.incrementAndGet();
+          }
+        };
+        ex.execute(submitter);
+        ex.execute(submitter);
+        TestSupport.await(submitting, "both submitters running");
+        while (accepted.get() < 2_000) {
+          Thread.onSpinWait();
+        }
+        List<Runnable> returned = ex.shutdownNow();
+        returnedYet.set(true);
+        assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), "round " + round);
+        // the submitters (2) ran; each task ran or was returned
+        assertEquals(accepted.get() + 2, ran.get() + 2 + returned.size(), "round " + round);
+        assertTrue(
+            startedAfter.get() <= 2, // one taken by each M before the drain, as TPE's workers
+            startedAfter.get() + " tasks started after shutdownNow returned, round " + round);
+      } finally {
+        TestSupport.terminate(ex);
+      }
+    }
+  }
+
+  /**
    * The tasks shutdownNow returns are the caller's to run, as ThreadPoolExecutor's: running a
    * returned future runs its task and completes it, with or without a task decorator (the
    * decorated ones are FutureTasks). Before, a returned future's run did nothing and its get()
