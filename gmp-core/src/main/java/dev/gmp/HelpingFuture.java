@@ -159,6 +159,12 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
    */
   @Override
   public void run() {
+    if (runner == RETURNED) {
+      // The caller's run of a returned task, from any depth: its StackOverflowError now, before
+      // the claim, rather than at finish's call after the task (the future then never ended).
+      // An M's run never meets RETURNED and its stack is shallow.
+      StackGuard.ensure();
+    }
     runHere(true);
   }
 
@@ -296,8 +302,10 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
           if (Thread.interrupted()) {
             throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
           }
-          // Ours and unclaimed: here, unless a thread claims it first.
-          if (runHere(false) && state == INTERRUPTED) {
+          // Ours and unclaimed: here, unless a thread claims it first, and only with stack room
+          // left for the run's end: a task that overflows returns to runHere's frame, which must
+          // still call finish (else the future stays claimed and never ends). Without it, wait.
+          if (StackGuard.hasRoom() && runHere(false) && state == INTERRUPTED) {
             clearCancelInterrupt(m.sched);
           }
           s = state;

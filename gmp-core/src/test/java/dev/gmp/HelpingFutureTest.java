@@ -16,6 +16,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -493,5 +494,129 @@ class HelpingFutureTest {
     });
     assertFalse(parent.get(LIVENESS_SECONDS, TimeUnit.SECONDS), "the child did not run in place");
     TestSupport.await(childRan, "the child runs once the parent is done");
+  }
+
+  /**
+   * A task that waits on a queued task of its own executor at the very end of its stack: the wait
+   * either runs the task in place with room to end it, or waits, and the future ends whole. Before,
+   * the in-place run claimed the task with no room left: the task's StackOverflowError was caught,
+   * then the call that records the outcome overflowed too, and the future stayed COMPLETING, done
+   * for isDone() while get() and state() spun for good, from every thread.
+   */
+  @Test
+  void aWaitAtTheEndOfTheStackLeavesTheAwaitedFutureWhole() throws Exception {
+    for (int trial = 0; trial < 3; trial++) {
+      GmpExecutor ex = one();
+      AtomicInteger runs = new AtomicInteger();
+      AtomicReference<Future<Integer>> awaited = new AtomicReference<>();
+      Future<Object> waiter = ex.submit(() -> {
+        Future<Integer> b = ex.submit(() -> runs.incrementAndGet()); // queued: we hold the P
+        awaited.set(b);
+        new Object() {
+          boolean got;
+
+          void down() {
+            try {
+              down();
+            } catch (StackOverflowError e) {
+              // the deepest frame: the waits start here, higher each time
+            }
+            // From each frame, through 16 small frames first, then fewer: the first wait with
+            // room to start lands within a small frame of the end of the stack.
+            for (int extra = 16; extra >= 0 && !got; extra--) {
+              try {
+                waitThrough(extra);
+                got = true;
+              } catch (StackOverflowError e) {
+                // no room for the wait itself: a frame less, or one frame up
+              } catch (ExecutionException | InterruptedException e) {
+                got = true;
+              }
+            }
+          }
+
+          void waitThrough(int extra) throws ExecutionException, InterruptedException {
+            if (extra > 0) {
+              waitThrough(extra - 1);
+            } else {
+              b.get();
+            }
+          }
+        }.down();
+        return null;
+      });
+      waiter.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      Future<Integer> b = awaited.get();
+      assertEquals(Future.State.SUCCESS, stateWithin(b), "trial " + trial);
+      assertEquals(1, runs.get(), "trial " + trial);
+    }
+  }
+
+  /**
+   * The caller's run of a task shutdownNow returned, at the very end of the caller's stack: a
+   * StackOverflowError before the task is claimed, so a later run still runs it, once.
+   */
+  @Test
+  void aReturnedTaskRunAtTheEndOfTheStackIsNotLeftClaimed() throws Exception {
+    GmpExecutor ex = one();
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ex.execute(() -> {
+      started.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        // shutdownNow's
+      }
+    });
+    TestSupport.await(started, "the first task holds the processor");
+    AtomicInteger runs = new AtomicInteger();
+    Future<Integer> f = ex.submit(() -> runs.incrementAndGet());
+    List<Runnable> returned = ex.shutdownNow();
+    assertEquals(List.of(f), returned);
+    Runnable task = returned.get(0);
+    new Object() {
+      boolean ran;
+
+      void down() {
+        try {
+          down();
+        } catch (StackOverflowError e) {
+          // the deepest frame
+        }
+        for (int extra = 16; extra >= 0 && !ran; extra--) { // as in the test above
+          try {
+            runThrough(extra);
+            ran = true;
+          } catch (StackOverflowError e) {
+            // a frame less, or one frame up
+          }
+        }
+      }
+
+      void runThrough(int extra) {
+        if (extra > 0) {
+          runThrough(extra - 1);
+        } else {
+          task.run();
+        }
+      }
+    }.down();
+    assertEquals(Future.State.SUCCESS, stateWithin(f));
+    assertEquals(1, runs.get());
+    release.countDown();
+  }
+
+  /** f.state() from another thread, within the liveness bound: a future left mid-end spins. */
+  private static Future.State stateWithin(Future<?> f) throws Exception {
+    FutureTask<Future.State> read = new FutureTask<>(f::state);
+    Thread t = new Thread(read, "state-reader");
+    t.setDaemon(true);
+    t.start();
+    try {
+      return read.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("state() did not return: the future was left mid-end (" + f + ")");
+    }
   }
 }
