@@ -304,8 +304,11 @@ final class Carriers {
 
   /** Live threads that are neither queued nor running: parked (GmpStats: Gwaiting). */
   int parked() {
-    long p = live.mappingCount() - continuations.sum();
-    return (int) Math.max(0, Math.min(Integer.MAX_VALUE, p)); // racy snapshot: may dip below 0
+    long live = this.live.mappingCount();
+    // Racy: the sum may see a continuation's end without its start (a reader descheduled while
+    // it adds the cells), below 0 or above the live count. Never more parked than live.
+    long p = live - continuations.sum();
+    return (int) Math.max(0, Math.min(Math.min(Integer.MAX_VALUE, live), p));
   }
 
   /** shutdownNow: interrupt every live thread. Called without the scheduler lock. */

@@ -386,7 +386,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   public String toString() {
     GmpStats st = stats();
     int running = st.spinningThreads() + st.runningTasks(); // as GmpExecutorMetrics's meters
-    int active = running + st.syscallTasks() + st.waitingTasks();
+    // parked virtual threads occupy no thread: not active
+    int active = running + st.syscallTasks() + st.waitingTasks() - st.parkedVirtualThreads();
     String level = isTerminated() ? "Terminated"
         : sched.runState >= Scheduler.STOP ? "Terminating"
         : sched.runState >= Scheduler.SHUTDOWN ? "Shutting down"

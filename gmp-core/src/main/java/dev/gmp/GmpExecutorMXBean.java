@@ -38,7 +38,8 @@ public interface GmpExecutorMXBean {
 
   /**
    * Tasks that have started and not finished: running on a processor, inside {@link
-   * GmpExecutor#blocking}, or found blocked by sysmon (each occupies one worker thread).
+   * GmpExecutor#blocking}, or found blocked by sysmon (each occupies one worker thread). Parked
+   * virtual threads occupy none and are not counted (a mounted one is).
    *
    * @return the number of tasks started and not finished
    */

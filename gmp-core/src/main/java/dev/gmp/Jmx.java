@@ -162,7 +162,9 @@ final class Jmx implements GmpExecutorMXBean {
   @Override
   public int getRunningTaskCount() {
     GmpStats st = Counters.snapshot(s);
-    return st.runningTasks() + st.syscallTasks() + st.waitingTasks();
+    // Parked virtual threads are in waitingTasks but occupy no thread (the JDK's bean counts
+    // mounted ones only).
+    return st.runningTasks() + st.syscallTasks() + st.waitingTasks() - st.parkedVirtualThreads();
   }
 
   @Override

@@ -7,6 +7,9 @@ import static dev.gmp.TestSupport.closer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gmp.micrometer.GmpExecutorMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +17,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.ObjectName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -234,10 +240,18 @@ class VirtualThreadSchedulingTest {
     }
   }
 
+  /**
+   * Parked virtual threads are waiting tasks, and occupy no thread: not running for JMX's
+   * RunningTaskCount, Micrometer's executor.active or toString's active (before, 1,000 parked
+   * threads on 2 workers read as 1,000 running).
+   */
   @Test
   void parkedVirtualThreadsCountAsWaiting() throws Exception {
-    GmpExecutor ex = GmpExecutor.create(2);
+    GmpExecutor ex =
+        GmpExecutor.builder().parallelism(2).name("parked-vthreads").jmx(true).build();
     try (var c = closer(ex)) {
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      new GmpExecutorMetrics(ex, "parked-vthreads", List.of()).bindTo(registry);
       CountDownLatch release = new CountDownLatch(1);
       List<Thread> ts = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
@@ -254,6 +268,15 @@ class VirtualThreadSchedulingTest {
         return s.virtualThreads() == 8 && s.parkedVirtualThreads() == 8 && s.waitingTasks() >= 8;
       });
       assertTrue(ex.dump().contains("vthreads=8 parkedvthreads=8"), ex.dump());
+      Object running = ManagementFactory.getPlatformMBeanServer().getAttribute(
+          new ObjectName("dev.gmp:type=GmpExecutor,name=parked-vthreads"), "RunningTaskCount");
+      assertEquals(0, running, "JMX RunningTaskCount: " + ex.stats());
+      // at most the spinning threads, of which there are at most parallelism (2); 8 before
+      double active = registry.get("executor.active").gauge().value();
+      assertTrue(active <= 2, "executor.active " + active + ": " + ex.stats());
+      Matcher m = Pattern.compile("active = (\\d+),")
+          .matcher(ex.toString());
+      assertTrue(m.find() && Integer.parseInt(m.group(1)) <= 2, ex.toString());
       release.countDown();
       for (Thread t : ts) {
         join(t);

@@ -40,7 +40,8 @@ import java.util.function.ToDoubleFunction;
  *       GmpStats#runnableTasks})</td></tr>
  *   <tr><td>{@code executor.active}</td><td>gauge</td>
  *       <td>threads stealing or executing tasks, as ForkJoinPool's: spinning, running a task on
- *       a processor, inside {@link GmpExecutor#blocking}, or found blocked by sysmon</td></tr>
+ *       a processor, inside {@link GmpExecutor#blocking}, or found blocked by sysmon (a parked
+ *       virtual thread occupies none)</td></tr>
  *   <tr><td>{@code executor.running}</td><td>gauge</td>
  *       <td>of those, the ones not blocked: spinning or running a task on a processor
  *       (ForkJoinPool's threads "not blocked waiting to join tasks or for other managed
@@ -245,7 +246,9 @@ public final class GmpExecutorMetrics implements MeterBinder, AutoCloseable {
 
   /** ForkJoinPool's active threads: stealing (spinning) or executing, blocked or not. */
   static int active(GmpStats s) {
-    return s.spinningThreads() + s.runningTasks() + s.syscallTasks() + s.waitingTasks();
+    // Parked virtual threads are in waitingTasks but occupy no thread: not active.
+    return s.spinningThreads() + s.runningTasks() + s.syscallTasks() + s.waitingTasks()
+        - s.parkedVirtualThreads();
   }
 
   /** Of the active, those not in a blocking call nor found blocked. */
