@@ -94,11 +94,10 @@ record Config(
       throw new IllegalArgumentException(
           "maxThreads (" + b.maxThreads + ") must be >= parallelism (" + procs + ")");
     }
-    if (name != null && threadFactory != null) {
-      throw new IllegalArgumentException("name(\"" + name + "\") and threadFactory(...) are"
-          + " exclusive: name only applies to the default thread factory");
+    String n = name;
+    while (n == null || (name == null && b.jmx && Jmx.isRegistered(n))) {
+      n = Threads.nextPoolName(); // an unnamed executor's: past one a user named gmp-N in JMX
     }
-    String n = name != null ? name : Threads.nextPoolName();
     ClassLoader ccl = Thread.currentThread().getContextClassLoader();
     ThreadFactory tf = threadFactory != null ? threadFactory : Threads.defaultFactory(n, ccl);
     IntSupplier followed = explicit || Boolean.FALSE.equals(b.follow) ? null : b.cpus;

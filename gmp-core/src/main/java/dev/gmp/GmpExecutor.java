@@ -537,10 +537,13 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     }
 
     /**
-     * Thread name prefix for the default thread factory. Its threads are daemons that inherit no
-     * inheritable thread-locals from whichever thread makes them start, and carry the context
-     * class loader of the thread that calls {@link #build()}. Default: {@code gmp-N}, a new N for
-     * each executor built without a name.
+     * The executor's name: in JMX, JFR, {@link #dump()}, its monitor thread's name and, with the
+     * default thread factory, its threads' names ({@code name-m1}, ...). The default factory's
+     * threads are daemons that inherit no inheritable thread-locals from whichever thread makes
+     * them start, and carry the context class loader of the thread that calls {@link #build()}.
+     * With a {@link #threadFactory}, that factory names the worker threads. Default: {@code
+     * gmp-N}, a new N for each executor built without a name (with {@link #jmx}, one no
+     * registered executor has).
      *
      * @param name the prefix, not blank
      * @return this builder
@@ -557,7 +560,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     }
 
     /**
-     * Where worker threads come from; exclusive with {@link #name}.
+     * Where worker threads come from; they are named by the factory, not by {@link #name}.
      *
      * @param factory makes every worker thread
      * @return this builder

@@ -59,6 +59,11 @@ final class Jmx implements GmpExecutorMXBean {
    * @throws IllegalStateException if the name is taken (another executor with the same name and
    *     jmx(true) that has not terminated), or the MBean server refuses the bean
    */
+  /** Whether an executor's MBean by this name is registered now (an unnamed build skips it). */
+  static boolean isRegistered(String name) {
+    return ManagementFactory.getPlatformMBeanServer().isRegistered(objectName(name));
+  }
+
   static void register(Scheduler s) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName on = objectName(s.config.name());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -50,23 +49,6 @@ class BuilderTest {
         () -> GmpExecutor.builder().keepAlive(Duration.ofSeconds(-1)), "keepAlive", "PT-1S");
     assertIae(() -> GmpExecutor.builder().name("  "), "name", "'  '");
     assertIae(() -> GmpExecutor.builder().name(""), "name", "''");
-    assertIae(
-        () ->
-            GmpExecutor.builder()
-                .name("pool")
-                .threadFactory(Executors.defaultThreadFactory())
-                .build(),
-        "name",
-        "pool");
-    IllegalArgumentException both =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                GmpExecutor.builder()
-                    .name("pool")
-                    .threadFactory(Executors.defaultThreadFactory())
-                    .build());
-    assertTrue(both.getMessage().contains("threadFactory"), both.getMessage());
     assertIae(() -> GmpExecutor.create(0), "parallelism", "0");
   }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.management.Attribute;
 import javax.management.JMX;
@@ -104,6 +105,37 @@ class JmxTest {
     assertTrue(SERVER.isRegistered(name("jmx-dup")));
     second.shutdown();
     assertFalse(SERVER.isRegistered(name("jmx-dup")));
+  }
+
+  /**
+   * An unnamed executor never takes the JMX name of one a user named gmp-N, and an executor with
+   * its own thread factory can still be named. Before, the unnamed one's build failed ("choose
+   * another name") and name(...) with threadFactory(...) was refused, so it had no way out.
+   */
+  @Test
+  void unnamedAndFactoryMadeExecutorsGetAFreeName() throws Exception {
+    GmpExecutor probe = GmpExecutor.builder().build(); // the next number is one more than its
+    probe.shutdown();
+    int n = Integer.parseInt(probe.dump().lines()
+        .filter(l -> l.startsWith("SCHED gmp-")).findFirst().orElseThrow()
+        .split("[- :]")[2]);
+    String taken = "gmp-" + (n + 1);
+    GmpExecutor named = GmpExecutor.builder().name(taken).jmx(true).build();
+    GmpExecutor unnamed =
+        GmpExecutor.builder().threadFactory(Executors.defaultThreadFactory()).jmx(true).build();
+    GmpExecutor both = GmpExecutor.builder()
+        .name("jmx-factory").threadFactory(Executors.defaultThreadFactory()).jmx(true).build();
+    try {
+      assertTrue(SERVER.isRegistered(name(taken)));
+      assertFalse(unnamed.dump().startsWith("SCHED " + taken + ":"), unnamed.dump());
+      assertTrue(SERVER.isRegistered(name("jmx-factory")));
+      assertEquals(1, both.submit(() -> 1).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertTrue(both.dump().startsWith("SCHED jmx-factory:"), both.dump());
+    } finally {
+      named.shutdown();
+      unnamed.shutdown();
+      both.shutdown();
+    }
   }
 
   @Test
