@@ -51,6 +51,11 @@ final class Jmx implements GmpExecutorMXBean {
     return false;
   }
 
+  /** Whether an executor's MBean by this name is registered now (an unnamed build skips it). */
+  static boolean isRegistered(String name) {
+    return ManagementFactory.getPlatformMBeanServer().isRegistered(objectName(name));
+  }
+
   /**
    * Registers the bean of {@code s} and arranges its unregistration at termination. On failure
    * the scheduler is shut down (it has no thread yet, so it terminates at once) and build()
@@ -59,11 +64,6 @@ final class Jmx implements GmpExecutorMXBean {
    * @throws IllegalStateException if the name is taken (another executor with the same name and
    *     jmx(true) that has not terminated), or the MBean server refuses the bean
    */
-  /** Whether an executor's MBean by this name is registered now (an unnamed build skips it). */
-  static boolean isRegistered(String name) {
-    return ManagementFactory.getPlatformMBeanServer().isRegistered(objectName(name));
-  }
-
   static void register(Scheduler s) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName on = objectName(s.config.name());

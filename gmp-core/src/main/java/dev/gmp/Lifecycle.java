@@ -110,9 +110,9 @@ final class Lifecycle {
    * batches, one hold of the lock each; rings are taken without it, as a thief takes (a CAS per G).
    * The queues are drained in passes until one takes nothing while no ring's owner moved Gs
    * ({@link RunQueue#moves}): a steal or a full ring's overflow holds Gs in no queue for a moment,
-   * and they would start after shutdownNow returned (up to 129 at once). A G whose task already started (a virtual thread's continuation) goes back on the queue once
-   * the drain is over, and one waiting for a P after a blocking call is never taken; all others
-   * are returned. Then every worker thread and every live virtual thread of ours is interrupted;
+   * and they would start after shutdownNow returned (up to 129 at once). A G whose task already
+   * started (a virtual thread's continuation) goes back on the queue once the drain is over, and
+   * one waiting for a P after a blocking call is never taken; all others are returned. Then every worker thread and every live virtual thread of ours is interrupted;
    * workers re-check the state after clearing a stale interrupt, so a task starting concurrently
    * still sees it (as ThreadPoolExecutor does).
    */
