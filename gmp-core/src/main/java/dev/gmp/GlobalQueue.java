@@ -165,6 +165,15 @@ final class GlobalQueue {
   }
 
   /**
+   * Whether an injected slot is claimed and not yet taken: after a take that emptied what was
+   * takeable, a producer between its claim and its store, with whatever queued behind it.
+   * shutdownNow drains again once it has stored. Lock held.
+   */
+  boolean injectionPendingLocked() {
+    return injected.size() - withdrawnInjected > 0;
+  }
+
+  /**
    * The injection side's live length once its oldest slot is filled, else 0 (see the class
    * comment). The peek is a volatile read of the consumer index and of that slot: any thread may
    * ask.

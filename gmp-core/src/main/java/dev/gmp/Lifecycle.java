@@ -65,6 +65,9 @@ final class Lifecycle {
   }
 
   static void shutdown(Scheduler s) {
+    // A caller at the end of its stack gets its StackOverflowError here, before any change: the
+    // JDK throws one out of ReentrantLock.lock with the lock taken, which nobody would release.
+    StackGuard.ensure();
     s.lock.lock();
     try {
       if (s.runState < Scheduler.SHUTDOWN) {
@@ -109,14 +112,17 @@ final class Lifecycle {
    * is drained (Timers#runDue), so it is returned rather than started. The global queue goes in
    * batches, one hold of the lock each; rings are taken without it, as a thief takes (a CAS per G).
    * The queues are drained in passes until one takes nothing while no ring's owner moved Gs
-   * ({@link RunQueue#moves}): a steal or a full ring's overflow holds Gs in no queue for a moment,
-   * and they would start after shutdownNow returned (up to 129 at once). A G whose task already
-   * started (a virtual thread's continuation) goes back on the queue once the drain is over, and
-   * one waiting for a P after a blocking call is never taken; all others are returned. Then every worker thread and every live virtual thread of ours is interrupted;
-   * workers re-check the state after clearing a stale interrupt, so a task starting concurrently
-   * still sees it (as ThreadPoolExecutor does).
+   * ({@link RunQueue#moves}) and no outside submitter held an injection slot claimed and unfilled:
+   * a steal or a full ring's overflow holds Gs in no queue for a moment (up to 129), and an
+   * unfilled slot stops the drain with everything behind it (thousands), all of which would start
+   * after shutdownNow returned. A G whose task already started (a virtual thread's continuation)
+   * goes back on the queue once the drain is over, and one waiting for a P after a blocking call
+   * is never taken; all others are returned. Then every worker thread and every live virtual
+   * thread of ours is interrupted; workers re-check the state after clearing a stale interrupt,
+   * so a task starting concurrently still sees it (as ThreadPoolExecutor does).
    */
   static List<Runnable> shutdownNow(Scheduler s) {
+    StackGuard.ensure(); // as in shutdown
     List<Runnable> out = new ArrayList<>();
     s.lock.lock();
     try {
@@ -128,9 +134,9 @@ final class Lifecycle {
     }
     s.timers.drainOnShutdownNow(out); // pending timers too: accepted == ran + returned
     GQueue started = new GQueue();
-    // Until a pass takes nothing while no ring's owner moved Gs and no P was replaced: Gs a steal
-    // or an overflow had claimed but not yet put down when their queue was drained are in the
-    // next pass's queues.
+    // Until a pass takes nothing while no ring's owner moved Gs, no injection slot waited for its
+    // G and no P was replaced: Gs a steal or an overflow had claimed but not yet put down when
+    // their queue was drained, or queued behind an unfilled slot, are in the next pass's queues.
     for (boolean again = true; again; ) {
       P[] all;
       List<P> zombies;
@@ -144,15 +150,22 @@ final class Lifecycle {
       int[] moves = new int[all.length + zombies.size()];
       readMoves(all, zombies, moves);
       int took = 0;
+      boolean injecting = false;
       for (int n = 1; n != 0; ) {
         GQueue q = new GQueue();
         s.lock.lock();
         try {
           n = s.global.drainSomeLocked(q, DRAIN_BATCH);
+          injecting = n == 0 && s.global.injectionPendingLocked();
         } finally {
           s.lock.unlock();
         }
         took += settle(q, out, started);
+      }
+      if (injecting) {
+        // An outside submitter claimed a slot before STOP and has not stored its G: the drain
+        // stops there, and the Gs queued behind it (accepted) would start after we return.
+        Thread.yield(); // its store is the next thing it does: let it run
       }
       for (P pp : all) {
         took += settle(drain(pp.runq), out, started);
@@ -160,7 +173,7 @@ final class Lifecycle {
       for (P z : zombies) {
         took += settle(drain(z.runq), out, started);
       }
-      again = took != 0 || movedSince(all, zombies, moves) || s.procs.all != all;
+      again = took != 0 || injecting || movedSince(all, zombies, moves) || s.procs.all != all;
     }
     boolean requeued = started.head != null;
     s.lock.lock();
@@ -209,7 +222,7 @@ final class Lifecycle {
     }
   }
 
-  /** Whether a ring's owner moved Gs since readMoves: then they may be in a queue drained before. */
+  /** Whether a ring's owner moved Gs since readMoves: they may be in a queue drained before. */
   private static boolean movedSince(P[] all, List<P> zombies, int[] moves) {
     for (int i = 0; i < moves.length; i++) {
       RunQueue rq = i < all.length ? all[i].runq : zombies.get(i - all.length).runq;

@@ -43,6 +43,7 @@ final class Resize {
       throw new IllegalArgumentException(
           "parallelism must be <= maxThreads (" + s.config.maxThreads() + "), was " + n);
     }
+    StackGuard.ensure(); // as in Lifecycle#shutdown: an overflow before the lock, not inside it
     resize(s, n, true);
   }
 

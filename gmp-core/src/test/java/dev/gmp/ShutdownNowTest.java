@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -266,6 +267,102 @@ class ShutdownNowTest {
         TestSupport.terminate(ex);
       }
     }
+  }
+
+  /**
+   * Outside submitters racing shutdownNow: a submitter that claimed an injection slot and had not
+   * stored its task yet stopped the drain there, and every task queued behind it (thousands) was
+   * neither returned nor started before shutdownNow returned; they all started after it. Allowed
+   * after it returns: one task per worker thread (taken before the drain) and one per submitter
+   * (a submission racing the shutdown, which a worker took before the submitter could withdraw
+   * it, as ThreadPoolExecutor runs one).
+   */
+  @Test
+  void outsideSubmissionsQueuedDuringShutdownNowAreReturnedRatherThanStartedAfterIt()
+      throws Exception {
+    int submitters = 8;
+    for (int round = 0; round < 60; round++) {
+      GmpExecutor ex = GmpExecutor.create(2);
+      AtomicBoolean returnedYet = new AtomicBoolean();
+      AtomicInteger accepted = new AtomicInteger();
+      AtomicInteger ran = new AtomicInteger();
+      AtomicInteger startedAfter = new AtomicInteger();
+      Runnable task = () -> {
+        ran.incrementAndGet();
+        if (returnedYet.get()) {
+          startedAfter.incrementAndGet();
+        }
+      };
+      Thread[] threads = new Thread[submitters];
+      for (int i = 0; i < submitters; i++) {
+        threads[i] = new Thread(() -> {
+          for (; ; ) {
+            try {
+              ex.execute(task);
+            } catch (RejectedExecutionException e) {
+              return;
+            }
+            accepted.incrementAndGet();
+          }
+        });
+        threads[i].start();
+      }
+      try {
+        while (accepted.get() < 20_000) {
+          Thread.onSpinWait();
+        }
+        List<Runnable> returned = ex.shutdownNow();
+        returnedYet.set(true);
+        for (Thread t : threads) {
+          t.join();
+        }
+        assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), "round " + round);
+        assertEquals(accepted.get(), ran.get() + returned.size(), "round " + round);
+        assertTrue(
+            startedAfter.get() <= 2 + submitters,
+            startedAfter.get() + " tasks started after shutdownNow returned, round " + round);
+      } finally {
+        TestSupport.terminate(ex);
+      }
+    }
+  }
+
+  /**
+   * shutdownNow called at the very end of the caller's stack, one frame higher each time until it
+   * returns: the executor ends whole. Before, the JDK's StackOverflowError out of the scheduler
+   * lock's acquisition left the lock held, and the workers, sysmon and the next shutdownNow
+   * waited on it for good.
+   */
+  @Test
+  void shutdownNowAtTheEndOfTheStackLeavesTheExecutorWhole() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(2);
+    AtomicInteger ran = new AtomicInteger();
+    for (int i = 0; i < 300; i++) {
+      ex.execute(ran::incrementAndGet);
+    }
+    List<List<Runnable>> returned = new ArrayList<>();
+    new Object() {
+      void down() {
+        try {
+          down();
+        } catch (StackOverflowError e) {
+          // the deepest frame
+        }
+        for (int extra = 16; extra >= 0 && returned.isEmpty(); extra--) {
+          try {
+            returned.add(through(extra));
+          } catch (StackOverflowError e) {
+            // a frame less, or one frame up
+          }
+        }
+      }
+
+      List<Runnable> through(int extra) {
+        return extra > 0 ? through(extra - 1) : ex.shutdownNow();
+      }
+    }.down();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.toString());
+    assertEquals(300, ran.get() + returned.get(0).size());
   }
 
   /**
