@@ -168,7 +168,7 @@ final class Scheduler extends SchedulerPad1 {
       AtomicLongFieldUpdater.newUpdater(SchedulerGoid.class, "goidgen");
 
   final Config config;
-  final ReentrantLock lock = new ReentrantLock();
+  final ReentrantLock lock = new SchedLock(); // never queues a virtual thread (SchedLock)
   final GlobalQueue global = new GlobalQueue(lock, new GoidSource(this));
   final Idle idle = new Idle(this);
   final Threads threads = new Threads(this);

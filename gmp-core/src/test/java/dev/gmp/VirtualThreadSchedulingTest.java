@@ -286,6 +286,28 @@ class VirtualThreadSchedulingTest {
     }
   }
 
+  /**
+   * One of our virtual threads calls setParallelism in a loop. Before, it parked in the scheduler
+   * lock's queue, the only P's M queued behind it on the same lock, and nothing could run the
+   * thread again: the loop and the executor stopped for good (5 runs of 5).
+   */
+  @Test
+  void aVirtualThreadOfOursThatTakesTheSchedulerLockNeverStopsTheExecutor() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(2);
+    try (var c = closer(ex)) {
+      AtomicInteger calls = new AtomicInteger();
+      Thread t = ex.virtualThreadBuilder().start(() -> {
+        for (int i = 0; i < 4000; i++) {
+          ex.setParallelism(1 + (i & 1));
+          calls.incrementAndGet();
+        }
+      });
+      assertTrue(t.join(Duration.ofSeconds(LIVENESS_SECONDS)),
+          "stopped after " + calls.get() + " calls: " + ex.dump());
+      assertEquals(1, ex.submit(() -> 1).get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    }
+  }
+
   /** SynchronousQueue spins before parking on a non-ForkJoinPool carrier, but hands off. */
   @Test
   void synchronousQueueAndExchangerHandOffBetweenGmpThreads() throws Exception {
