@@ -120,10 +120,12 @@ final class TimerHeap {
    * Cancels this heap accounts for: removed ones plus cancelled entries still in it, for stats.
    * Every cancel of a heap entry lands in exactly one of the two (ScheduledTask#enterHeap). Racy
    * reads, no lock (stats and dump never wait for a heap): a remover moves a cancel from one to
-   * the other in two steps, so a read between them may count it twice for that moment.
+   * the other in two steps, out of the in-heap count first, and this reads the removed count
+   * first, so a read between the steps misses it for that moment and never counts it twice.
    */
   long cancelledCount() {
-    return removedCancelled + cancelledEntries;
+    long removed = removedCancelled; // volatile, before the in-heap count (above)
+    return removed + cancelledEntries;
   }
 
   private void setSize(int n) {
@@ -217,20 +219,24 @@ final class TimerHeap {
     }
   }
 
-  /** A cancelled entry leaves (lock held): it moves from the in-heap count to the removed count. */
+  /**
+   * A cancelled entry leaves (lock held): it moves from the in-heap count to the removed count.
+   * Out of the in-heap count first, as every move of a cancel between two counts: a racy reader
+   * (cancelledCount: removed, then in-heap) may miss it for a moment, never count it twice.
+   */
   private void uncount(ScheduledTask<?> t) {
-    removedCancelled++;
     if (t.uncountCancel()) {
       CANCELLED.getAndAdd(this, -1); // atomic: cancel adds concurrently without the lock
     }
+    removedCancelled++;
     t.heap = null; // after the CAS, as in leftLive
   }
 
   /** A live entry leaves to fire or move; if a cancel counted it meanwhile, take that back. */
   private void leftLive(ScheduledTask<?> t) {
     if (!t.leaveLive()) {
+      CANCELLED.getAndAdd(this, -1); // atomic, as in uncount, and first, as there
       removedCancelled++;
-      CANCELLED.getAndAdd(this, -1); // atomic, as in uncount
     }
     // After the CAS: a canceller reads heap before its own CAS, so one that beat ours counted
     // itself here, where we take it back. Cleared before it, heap read null let a canceller
@@ -259,10 +265,11 @@ final class TimerHeap {
     int n = size;
     int k = 0;
     int counted = 0;
+    int removed = 0;
     for (int i = 0; i < n; i++) {
       ScheduledTask<?> t = a[i];
       if (t.isCancelled()) {
-        removedCancelled++;
+        removed++;
         if (t.uncountCancel()) {
           counted++;
         }
@@ -275,6 +282,7 @@ final class TimerHeap {
       a[i] = null;
     }
     CANCELLED.getAndAdd(this, -counted); // atomic: cancels racing the scan add without the lock
+    removedCancelled += removed; // after, as in uncount: a racy reader may read low, never high
     setSize(k);
     for (int i = k < 2 ? -1 : (k - 2) >>> 2; i >= 0; i--) { // Floyd: last parent down to the root
       siftDown(i, a[i]);

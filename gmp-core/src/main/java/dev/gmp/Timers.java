@@ -3,6 +3,7 @@ package dev.gmp;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -499,14 +500,27 @@ final class Timers {
     return false;
   }
 
-  /** Cancelled timers (stats): racy reads, no lock; a cancel in flight may show a moment late. */
+  /**
+   * Cancelled timers (stats): racy reads, no lock. A cancel whose count is moving (between a
+   * heap's two counts, from a heap to cancelledElsewhere, or with a dead P's heap not yet handed
+   * over) reads low for a moment, never high: each move takes from its source before it adds to
+   * its target, and this reads cancelledElsewhere before the heaps. So the highest sum any reader
+   * has seen never exceeds the true count, and a read never goes below it: a cumulative counter
+   * that a scraper never sees go down.
+   */
   long cancelledCount() {
     long n = cancelledElsewhere.sum();
     for (P p : s.procs.all) {
       n += p.timers.cancelledCount();
     }
-    return n;
+    return CANCELLED_SEEN.accumulateAndGet(this, n, Math::max); // CAS: concurrent readers
   }
+
+  private static final AtomicLongFieldUpdater<Timers> CANCELLED_SEEN =
+      AtomicLongFieldUpdater.newUpdater(Timers.class, "cancelledSeen");
+
+  /** The highest cancelled count a stats read has returned ({@link #cancelledCount}). */
+  private volatile long cancelledSeen;
 
   /** Pending timers (stats): racy reads, no lock. */
   int pending() {

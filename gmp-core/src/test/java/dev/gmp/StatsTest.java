@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -153,6 +157,65 @@ class StatsTest {
       int all = tasks;
       TestSupport.awaitCondition(() -> "completedTasks == " + all + ": " + ex.stats(),
           LIVENESS_SECONDS, () -> ex.stats().completedTasks() == all);
+    }
+  }
+
+  /**
+   * cancelledTimers never goes down between two snapshots, while timers are scheduled and
+   * cancelled and processors are retired and added. A retired processor left the sum before its
+   * heap's count was handed over, and a heap's removers counted a cancel twice for a moment: the
+   * count fell by up to 300,000 and came back (a counter reset to a scraper). Every move now reads
+   * low, never high, and a snapshot never returns less than one before it. Exact at the end.
+   */
+  @Test
+  void cancelledTimersNeverGoesDownWhileProcessorsAreRetired() throws Exception {
+    try (TestSupport.Closer cex = TestSupport.closer(GmpExecutor.create(4))) {
+      GmpExecutor ex = cex.ex();
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicReference<String> drop = new AtomicReference<>();
+      Thread poller = new Thread(() -> {
+        long prev = ex.stats().cancelledTimers();
+        while (!stop.get() && drop.get() == null) {
+          long c = ex.stats().cancelledTimers();
+          if (c < prev) {
+            drop.set(prev + " -> " + c);
+          }
+          prev = c;
+        }
+      });
+      Thread resizer = new Thread(() -> {
+        for (int i = 0; !stop.get(); i++) {
+          ex.setParallelism(1 + (i & 3));
+          TestSupport.sleepQuietly(1);
+        }
+      });
+      poller.start();
+      resizer.start();
+      long cancels = 0;
+      for (int round = 0; round < 40 && drop.get() == null; round++) {
+        List<Future<Long>> counts = new ArrayList<>();
+        for (int t = 0; t < 4; t++) { // from tasks: timers land on several processors' heaps
+          counts.add(ex.submit(() -> {
+            long n = 0;
+            for (int i = 0; i < 2_000; i++) {
+              if (ex.schedule(() -> { }, 1, TimeUnit.HOURS).cancel(false)) {
+                n++;
+              }
+            }
+            return n;
+          }));
+        }
+        for (Future<Long> f : counts) {
+          cancels += f.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        }
+      }
+      stop.set(true);
+      poller.join();
+      resizer.join();
+      assertNull(drop.get(), "cancelledTimers went down: " + ex.stats());
+      long all = cancels;
+      TestSupport.awaitCondition(() -> "cancelledTimers == " + all + ": " + ex.stats(),
+          LIVENESS_SECONDS, () -> ex.stats().cancelledTimers() == all);
     }
   }
 }
