@@ -159,12 +159,6 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
    */
   @Override
   public void run() {
-    if (runner == RETURNED) {
-      // The caller's run of a returned task, from any depth: its StackOverflowError now, before
-      // the claim, rather than at finish's call after the task (the future then never ended).
-      // An M's run never meets RETURNED and its stack is shallow.
-      StackGuard.ensure();
-    }
     runHere(true);
   }
 
@@ -209,6 +203,12 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     Object r = runner;
     if (!unclaimed(r) && !(returned && r == RETURNED)) {
       return false;
+    }
+    if (r == RETURNED) {
+      // The caller's run of a returned task, from any depth: its StackOverflowError now, before
+      // the claim, rather than at finish's call after the task (the future then never ended).
+      // An M's run never meets RETURNED, and its stack is shallow.
+      StackGuard.ensure();
     }
     if (Mutations.FUTURE_RUN_NO_CAS) { // a deliberate bug for gmp-stress (FutureRunOnceStress)
       Thread.onSpinWait();
