@@ -185,9 +185,8 @@ final class TimerSleeper {
    * A timer is due, or added with no sleeper, and every P is busy. Their Ms look at the heaps
    * between tasks, but a task blocked without blocking() lets its M look at none: sysmon retakes
    * its P for the due timer (SysmonRetake), once awake. It may be in its deep sleep, entered
-   * while every P idled and not ended by a task's start: the timer then waited up to a second (a
-   * task at parallelism 1 in get() of a 50 ms timer of its own executor: 0.5-1 s after an idle
-   * period, 55-60 ms since). So end it (one volatile read when awake). Lock not held.
+   * while every P idled and not ended by a task's start, and the timer would wait for the sleep's
+   * end (CHANGELOG). So end it (one volatile read when awake). Lock not held.
    */
   private void dueWhileBusy() {
     s.sysmon.wakeForBacklog();
