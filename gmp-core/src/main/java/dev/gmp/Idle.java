@@ -319,6 +319,10 @@ final class Idle extends IdlePad2 {
     M target = (M) standIn.task;
     pp.heldBy = null; // placed, as in handLocked
     target.nextp = pp; // volatile, before the wake-up that publishes it (read after the sleep)
+    // Not a hand-off that may be taken back: a stale handedTo naming this very M (it took pp
+    // from an earlier hand-off) would let takeLateHandoffLocked cancel its nextp, and the M wake
+    // to no P.
+    pp.handedTo = null;
     return target;
   }
 

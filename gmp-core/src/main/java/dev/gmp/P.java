@@ -70,8 +70,10 @@ final class P extends PPad1 {
 
   /**
    * The idle M this P was last handed to (in its nextp) and when, or null once back on the idle
-   * list or taken back (Spares#takeLateHandoffLocked). Guarded by the scheduler lock; a hint only:
-   * after the M picked the P up it stays set until then, and the CAS on the M's nextp decides.
+   * list, taken back (Spares#takeLateHandoffLocked) or handed to a locked M (which is never taken
+   * from). Written under the scheduler lock, or by the P's owner before the status CAS that gives
+   * it to a locked M (SchedulingLoop#startlockedm); a hint only: after the M picked the P up it
+   * stays set until then, and the CAS on the M's nextp decides.
    */
   M handedTo;
 

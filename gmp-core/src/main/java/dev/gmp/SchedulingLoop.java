@@ -189,6 +189,10 @@ final class SchedulingLoop {
   private static boolean startlockedm(M m, G gp, M target) {
     Scheduler s = m.sched;
     P pp = m.p;
+    // Our P, so ours to write: a locked M's hand-off is never taken back, and a stale handedTo
+    // (from the hand-off that brought pp to some M) naming the target would be (see
+    // Idle#handToLockedLocked). Before the CAS, which publishes it to takeLateHandoffLocked.
+    pp.handedTo = null;
     // CAS: setParallelism may have retired our P; then gp goes back to the queue for a live P.
     if (!pp.casStatus(P.Prunning, P.Pidle)) {
       s.lock.lock();

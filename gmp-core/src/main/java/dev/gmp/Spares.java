@@ -258,8 +258,11 @@ final class Spares {
     boolean queued = s.global.liveSizeLocked() != 0;
     long now = 0;
     for (P pp : s.procs.all) {
+      if (pp.status() != P.Pidle) { // volatile, first: a startlockedm's handedTo store precedes it
+        continue;
+      }
       M to = pp.handedTo;
-      if (to == null || to == m || pp.status() != P.Pidle || (!queued && pp.runq.isEmpty())) {
+      if (to == null || to == m || (!queued && pp.runq.isEmpty())) {
         continue;
       }
       if (now == 0) {
