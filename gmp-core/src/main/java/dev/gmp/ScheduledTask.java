@@ -28,7 +28,20 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   private static final int LEFT = 3; // left its heap live (fired, drained): cancel counts elsewhere
   private static final int ELSEWHERE = 4; // cancelled while LEFT, counted elsewhere: stays out
 
+  @SuppressWarnings("rawtypes")
+  private static final AtomicIntegerFieldUpdater<ScheduledTask> FIRED =
+      AtomicIntegerFieldUpdater.newUpdater(ScheduledTask.class, "fired");
+
   private final Scheduler s;
+
+  /**
+   * 1 from the moment its heap fires it (Timers#runDue) until the run that fire started claims it:
+   * only that run re-arms a periodic task. A caller's own run() (the ScheduledFuture is a
+   * Runnable; execute(future) too) runs it once and leaves the schedule as it is: re-armed, it
+   * would be in a heap twice.
+   */
+  @SuppressWarnings("unused")
+  private volatile int fired;
 
   /** Who accounts for this entry as a cancelled entry: settled by one CAS between canceller and remover. */
   @SuppressWarnings("unused")
@@ -145,6 +158,13 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     return ACCOUNT.compareAndSet(this, 0, LEFT); // CAS: the canceller races us for it
   }
 
+  /** Its heap fired it (Timers#runDue, heap lock held): the run it starts re-arms it. */
+  void fired() {
+    if (period != 0) {
+      FIRED.lazySet(this, 1); // release: the ring's put that publishes the G orders it anyway
+    }
+  }
+
   /** Cancels without the cancelled entry hook: shutdown's sweep, which compacts the heap itself. */
   boolean cancelQuietly() {
     return super.cancel(false);
@@ -161,11 +181,13 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
       super.run();
       return;
     }
+    // CAS: a caller's run() may race the fired run for the claim; one of them re-arms.
+    boolean fromHeap = FIRED.compareAndSet(this, 1, 0);
     if (s.runState >= Scheduler.SHUTDOWN) {
       cancel(false);
       return;
     }
-    if (runAndReset()) {
+    if (runAndReset() && fromHeap) {
       when = period > 0 ? Timers.saturatedAdd(when, period) : Timers.deadline(-period);
       s.timers.rearm(this);
     }

@@ -81,7 +81,8 @@ final class Timers {
     if (delayNanos <= 0) { // decided on the delay: one clock read per schedule (in deadline)
       // At the queue's tail, not runnext: equal deadlines start in the order they were scheduled
       // (ScheduledThreadPoolExecutor's rule). Throws if shut down or no thread can run it: then
-      // it is not counted.
+      // it is not counted. Fired now: its run re-arms a periodic task.
+      t.fired();
       s.submitInOrder(t);
       Counters.count(fired);
       return t;
@@ -284,6 +285,7 @@ final class Timers {
           if (t == null) {
             break;
           }
+          t.fired();
           batch[k++] = t;
         }
         for (int i = 0; i < k; i++) {

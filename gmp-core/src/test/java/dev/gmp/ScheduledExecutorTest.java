@@ -37,6 +37,34 @@ class ScheduledExecutorTest {
     }
   }
 
+  /**
+   * A periodic task's future is a Runnable: a caller that runs it (itself, or through execute)
+   * runs it once and leaves its one schedule. That run re-armed it too, so the task sat in a heap
+   * twice: it ran at twice its rate for good and pendingTimers grew after cancel.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aPeriodicTaskRunByACallerKeepsItsOneSchedule(boolean fixedRate) throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = c.ex();
+      AtomicInteger runs = new AtomicInteger();
+      ScheduledFuture<?> f = fixedRate
+          ? ex.scheduleAtFixedRate(runs::incrementAndGet, 1, 1, TimeUnit.HOURS)
+          : ex.scheduleWithFixedDelay(runs::incrementAndGet, 1, 1, TimeUnit.HOURS);
+      ((Runnable) f).run();
+      assertEquals(1, runs.get());
+      ex.execute((Runnable) f);
+      awaitCondition("run through execute", () -> runs.get() == 2);
+      assertEquals(1, ex.stats().pendingTimers(), "one schedule: " + ex.stats());
+      assertFalse(f.isDone());
+      long delay = f.getDelay(TimeUnit.MINUTES);
+      assertTrue(delay >= 58 && delay <= 60, "still due in an hour: " + delay);
+      f.cancel(false);
+      awaitCondition(() -> "none left: " + ex.stats(), LIVENESS_SECONDS,
+          () -> ex.stats().pendingTimers() == 0);
+    }
+  }
+
   @Test
   void aDelayOfZeroOrLessRunsAtOnce() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
