@@ -388,7 +388,9 @@ final class Lifecycle {
       throws InterruptedException {
     long nanos = unit.toNanos(timeout);
     long start = System.nanoTime();
-    if (!s.terminated.await(nanos, TimeUnit.NANOSECONDS)) {
+    // Terminated already: true, whatever the caller's interrupt status (kept), as the JDK's
+    // executors answer; the latch's await would throw on the flag first.
+    if (s.terminated.getCount() != 0 && !s.terminated.await(nanos, TimeUnit.NANOSECONDS)) {
       return false;
     }
     Thread self = Thread.currentThread();
@@ -403,6 +405,9 @@ final class Lifecycle {
         break;
       }
       if (t != self) {
+        if (self.isInterrupted()) {
+          break; // terminated is the answer; the joins only tidy, and would throw on the flag
+        }
         TimeUnit.NANOSECONDS.timedJoin(t, left);
       }
     }

@@ -61,6 +61,25 @@ class TerminationTest {
     }
   }
 
+  /**
+   * Terminated already: true for a caller whose interrupt status is set, which stays set, as
+   * ThreadPoolExecutor and ForkJoinPool answer. The latch's await threw InterruptedException.
+   */
+  @Test
+  void awaitTerminationOfATerminatedExecutorIsTrueForAnInterruptedCaller() throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    ex.execute(() -> {});
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    Thread.currentThread().interrupt();
+    try {
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertTrue(ex.awaitTermination(0, TimeUnit.SECONDS));
+    } finally {
+      assertTrue(Thread.interrupted(), "the caller's interrupt status is kept");
+    }
+  }
+
   /** False while a task runs (not true on a timeout), true once it is done. */
   @Test
   void awaitTerminationIsFalseWhileATaskStillRuns() throws Exception {
