@@ -161,7 +161,9 @@ final class Jmx implements GmpExecutorMXBean {
 
   @Override
   public int getPoolSize() {
-    return s.threads.mcount;
+    // As GmpStats.threads and Micrometer's pool size: an M still waiting for its thread (the
+    // starter's queue, a ThreadFactory call under way) is not a thread yet.
+    return Counters.snapshot(s).threads();
   }
 
   @Override

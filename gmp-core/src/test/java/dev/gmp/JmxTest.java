@@ -265,6 +265,53 @@ class JmxTest {
     }
   }
 
+  /**
+   * PoolSize counts threads, as stats().threads() and Micrometer's pool size do: not an M whose
+   * ThreadFactory call is still under way. Parallelism 1: a task's marked call, with a task queued
+   * behind it, has its P handed to a new M, whose factory call waits on a latch.
+   */
+  @Test
+  void poolSizeLeavesOutAThreadTheFactoryIsStillMaking() throws Exception {
+    ObjectName on = name("jmx-pool-size");
+    CountDownLatch inFactory = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean slowNow =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.ThreadFactory slow = r -> {
+      if (slowNow.get()) {
+        inFactory.countDown();
+        TestSupport.awaitQuietly(release);
+      }
+      Thread t = new Thread(r);
+      t.setDaemon(true);
+      return t;
+    };
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().name("jmx-pool-size")
+        .parallelism(1).threadFactory(slow).jmx(true).build())) {
+      GmpExecutor ex = c.ex();
+      ex.submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS); // the first M, made at once
+      slowNow.set(true);
+      ex.execute(() -> {
+        try {
+          GmpExecutor.blocking(() -> {
+            ex.execute(() -> {}); // queued behind the call: its P goes to a new M
+            return release.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+          });
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
+      try {
+        TestSupport.await(inFactory, "a new thread's factory call");
+        GmpExecutorMXBean proxy = JMX.newMXBeanProxy(SERVER, on, GmpExecutorMXBean.class);
+        assertEquals(1, ex.stats().threads(), ex.stats().toString());
+        assertEquals(1, proxy.getPoolSize(), "a factory call under way is no thread yet");
+      } finally {
+        release.countDown(); // before the close, which waits for the call
+      }
+    }
+  }
+
   @Test
   void aNameWithCharactersJmxReservesIsQuoted() throws Exception {
     GmpExecutor ex = GmpExecutor.builder().name("a,b=c").jmx(true).build();
