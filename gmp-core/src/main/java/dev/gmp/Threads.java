@@ -385,9 +385,13 @@ final class Threads {
       if (starting.remove(m)) {
         nstarting = starting.size();
       }
-      backoff = 0;
-      outcomes++; // threads made before this check-in no longer speak for the factory
-      failureReported = false;
+      if (in || unneeded) { // a thread we started, late or not: the factory works
+        backoff = 0;
+        outcomes++; // threads made before this check-in no longer speak for the factory
+        failureReported = false;
+      }
+      // Else the M was written off before its thread came (a start that failed, as with a
+      // factory that starts its threads itself): no sign that the factory works.
     } finally {
       s.lock.unlock();
     }

@@ -46,6 +46,56 @@ class ThreadFactoryFaultsTest {
     }
   }
 
+  /**
+   * A factory that starts its threads itself (a common mistake): gmp's start() fails and the M is
+   * written off; the thread then runs gmp's Runnable, whose check-in fails. That check-in is no
+   * sign that the factory works: the burst's later failures stay unreported (and creation keeps
+   * backing off). It reset both, and 300 submissions made 200-416 reports.
+   */
+  @Test
+  void aFailedCheckInDoesNotEndTheBurstOfFailures() throws Exception {
+    CountDownLatch firstGate = new CountDownLatch(1);
+    CountDownLatch laterGate = new CountDownLatch(1); // opened at the end only
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    AtomicInteger reports = new AtomicInteger();
+    ThreadFactory selfStarting = r -> {
+      CountDownLatch gate = made.isEmpty() ? firstGate : laterGate;
+      Thread t = new Thread(() -> {
+        TestSupport.awaitQuietly(gate);
+        r.run(); // gmp's Runnable: its check-in finds the M written off
+      });
+      t.setDaemon(true);
+      made.add(t);
+      t.start(); // the mistake: gmp's own start() then fails
+      return t;
+    };
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).threadFactory(selfStarting)
+        .uncaughtExceptionHandler((t, e) -> reports.incrementAndGet()).build();
+    try {
+      executeQuietly(ex);
+      TestSupport.awaitCondition("the first failure reported", () -> reports.get() == 1);
+      firstGate.countDown();
+      made.get(0).join(TimeUnit.SECONDS.toMillis(TestSupport.LIVENESS_SECONDS));
+      assertFalse(made.get(0).isAlive(), "the first thread's check-in failed, and it returned");
+      TestSupport.awaitCondition("another factory call", () -> {
+        executeQuietly(ex);
+        return made.size() >= 2;
+      });
+      assertEquals(1, reports.get(), "one report for the burst");
+    } finally {
+      laterGate.countDown();
+      ex.shutdownNow();
+    }
+  }
+
+  private static void executeQuietly(GmpExecutor ex) {
+    try {
+      ex.execute(() -> {});
+    } catch (RejectedExecutionException expected) {
+      // no thread could be had
+    }
+  }
+
   @Test
   void aSlowFactorysThreadsRunTheirTasks() throws Exception {
     SlowFactory f = new SlowFactory(400); // past the 250 ms check-in watchdog
