@@ -573,8 +573,10 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
 
     /**
      * Receives exceptions thrown by tasks given to execute (default: the worker thread's
-     * handler), and gmp's own trouble: no worker thread could be started, a listener threw
-     * (default: a warning on the {@code dev.gmp.GmpExecutor} {@link System.Logger}).
+     * handler), and gmp's own trouble: no worker thread could be started, a listener threw,
+     * work stalled (default: a warning on the {@code dev.gmp.GmpExecutor} {@link
+     * System.Logger}). Notices of the monitor thread arrive on a short-lived thread of gmp's, so
+     * a slow handler does not hold the monitor up.
      *
      * @param h the handler
      * @return this builder

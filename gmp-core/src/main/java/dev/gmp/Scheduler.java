@@ -176,6 +176,7 @@ final class Scheduler extends SchedulerPad1 {
   final Spares spares = new Spares(this);
   final Counters counters = new Counters();
   final Timers timers = new Timers(this);
+  final Reports reports = new Reports(this);
   final Sysmon sysmon;
   /** Released once TERMINATED and the termination actions ran (Lifecycle#finishTermination). */
   final CountDownLatch terminated = new CountDownLatch(1);
@@ -593,6 +594,15 @@ final class Scheduler extends SchedulerPad1 {
    * for a thread that goes on (a submitter that got a RejectedExecutionException, or sysmon).
    */
   void report(Throwable e) {
+    if (sysmon != null && sysmon.isCurrentThread()) {
+      reports.offSysmon(e); // a slow handler or logger must not hold sysmon up
+      return;
+    }
+    reportHere(e);
+  }
+
+  /** report's delivery, on the calling thread. */
+  void reportHere(Throwable e) {
     if (config.uncaughtExceptionHandler() != null) {
       uncaught(Thread.currentThread(), e);
       return;

@@ -225,6 +225,54 @@ class SpareBudgetTest {
     stallIsReported(true);
   }
 
+  /**
+   * sysmon's notices reach the handler off sysmon's thread: while a slow handler holds one, sysmon
+   * goes on handing Ps on. Parallelism 1, one spare: A blocks and its P goes to B, which blocks
+   * too, with C queued behind it and the budget spent, so sysmon reports a stall, and the handler
+   * holds on to that report. Then A returns, a spare slot frees, and sysmon hands B's P to C:
+   * with the handler on sysmon's thread, C waited for the handler.
+   */
+  @Test
+  void aSlowHandlerOfSysmonsNoticeDoesNotHoldSysmonUp() throws Exception {
+    CountDownLatch inHandler = new CountDownLatch(1);
+    CountDownLatch handlerGoes = new CountDownLatch(1);
+    CountDownLatch releaseA = new CountDownLatch(1);
+    CountDownLatch releaseB = new CountDownLatch(1);
+    CountDownLatch bRuns = new CountDownLatch(1);
+    CountDownLatch cRan = new CountDownLatch(1);
+    Thread.UncaughtExceptionHandler slow = (t, e) -> {
+      inHandler.countDown();
+      try {
+        handlerGoes.await(); // released by the test, whatever happens
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .maxSpareThreads(1).uncaughtExceptionHandler(slow).build())) {
+      GmpExecutor ex = c.ex();
+      try {
+        TestSupport.BlockedP a = TestSupport.blockTheOnlyP(ex, false);
+        ex.execute(() -> {
+          bRuns.countDown();
+          try {
+            releaseB.await(); // no timeout: C must not get B's P by B's return
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        TestSupport.await(bRuns, "B runs on A's P");
+        ex.execute(cRan::countDown); // behind B, with the one spare slot taken by A
+        TestSupport.await(inHandler, "sysmon's stall notice reaches the handler");
+        a.release().countDown();
+        TestSupport.await(cRan, () -> "C runs while the handler holds the notice: " + ex.stats());
+      } finally {
+        handlerGoes.countDown();
+        releaseB.countDown();
+      }
+    }
+  }
+
   private static void stallIsReported(boolean marked) throws Exception {
     ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
