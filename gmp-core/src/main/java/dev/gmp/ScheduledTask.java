@@ -28,20 +28,13 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
   private static final int LEFT = 3; // left its heap live (fired, drained): cancel counts elsewhere
   private static final int ELSEWHERE = 4; // cancelled while LEFT, counted elsewhere: stays out
 
-  @SuppressWarnings("rawtypes")
-  private static final AtomicIntegerFieldUpdater<ScheduledTask> FIRED =
-      AtomicIntegerFieldUpdater.newUpdater(ScheduledTask.class, "fired");
+  // A periodic task fired (Timers#runDue, or due at once): LEFT for cancel, and the run that the
+  // fire started claims it back to LEFT, so only that run re-arms it. A caller's own run() (the
+  // ScheduledFuture is a Runnable; execute(future) too) runs it once and leaves the schedule as
+  // it is: re-armed, it would be in a heap twice.
+  private static final int FIRED = 5;
 
   private final Scheduler s;
-
-  /**
-   * 1 from the moment its heap fires it (Timers#runDue) until the run that fire started claims it:
-   * only that run re-arms a periodic task. A caller's own run() (the ScheduledFuture is a
-   * Runnable; execute(future) too) runs it once and leaves the schedule as it is: re-armed, it
-   * would be in a heap twice.
-   */
-  @SuppressWarnings("unused")
-  private volatile int fired;
 
   /** Who accounts for this entry as a cancelled entry: settled by one CAS between canceller and remover. */
   @SuppressWarnings("unused")
@@ -115,10 +108,10 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
           s.timers.cancelled(h);
           break;
         }
-      } else if (z == LEFT) {
+      } else if (z == LEFT || z == FIRED) {
         // Fired, or drained for a move: counted elsewhere, and a move or re-arm that comes
         // after this CAS leaves it out (enterHeap), so no heap holds it uncounted.
-        if (ACCOUNT.compareAndSet(this, LEFT, ELSEWHERE)) { // CAS: races enterHeap
+        if (ACCOUNT.compareAndSet(this, z, ELSEWHERE)) { // CAS: races enterHeap and run's claim
           s.timers.cancelled(null);
           break;
         }
@@ -158,10 +151,14 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     return ACCOUNT.compareAndSet(this, 0, LEFT); // CAS: the canceller races us for it
   }
 
-  /** Its heap fired it (Timers#runDue, heap lock held): the run it starts re-arms it. */
+  /**
+   * Its heap fired it (Timers#runDue, heap lock held; LEFT), or it was due at once (never in a
+   * heap: 0): the run this starts re-arms a periodic task.
+   */
   void fired() {
-    if (period != 0) {
-      FIRED.lazySet(this, 1); // release: the ring's put that publishes the G orders it anyway
+    int z = cancelAccount;
+    if (period != 0 && (z == LEFT || z == 0)) {
+      ACCOUNT.compareAndSet(this, z, FIRED); // CAS: a cancel may have come first (ELSEWHERE)
     }
   }
 
@@ -181,13 +178,15 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
       super.run();
       return;
     }
-    // CAS: a caller's run() may race the fired run for the claim; one of them re-arms.
-    boolean fromHeap = FIRED.compareAndSet(this, 1, 0);
+    // CAS: a caller's run() may race the fired run for the claim, and cancel too; one wins.
+    boolean fromHeap = ACCOUNT.compareAndSet(this, FIRED, LEFT);
     if (s.runState >= Scheduler.SHUTDOWN) {
       cancel(false);
       return;
     }
-    if (runAndReset() && fromHeap) {
+    // Not run here because a caller's run() holds the task at this moment (runAndReset false,
+    // the task not done): the schedule goes on all the same, or this period's clash dropped it.
+    if ((runAndReset() || !isDone()) && fromHeap) {
       when = period > 0 ? Timers.saturatedAdd(when, period) : Timers.deadline(-period);
       s.timers.rearm(this);
     }
