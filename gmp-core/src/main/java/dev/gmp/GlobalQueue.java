@@ -120,9 +120,6 @@ final class GlobalQueue {
 
   private int lockedCount;
 
-  /** lockedCount for lock-free readers (Syscall#entersyscall's preemption point): a hint. */
-  private volatile int lockedHint;
-
   /** Mirror of count for lock-free "is there anything?" hints; authoritative only under lock. */
   private volatile int size;
 
@@ -192,18 +189,8 @@ final class GlobalQueue {
    */
   void putStandIn(G g) {
     locked.push(g);
-    lockedHint = ++lockedCount; // volatile: a hint, rechecked under the lock
+    lockedCount++;
     publishSize();
-  }
-
-  /** Whether a stand-in waits (racy hint: {@link #standInWaitsLocked} decides). */
-  boolean standInWaits() {
-    return lockedHint != 0;
-  }
-
-  /** Whether a stand-in waits. Lock held. */
-  boolean standInWaitsLocked() {
-    return lockedCount != 0;
   }
 
   /**
@@ -223,7 +210,7 @@ final class GlobalQueue {
     if (lockedCount == 0) {
       return null;
     }
-    lockedHint = --lockedCount;
+    lockedCount--;
     return locked.pop();
   }
 

@@ -306,11 +306,10 @@ final class Idle extends IdlePad2 {
   /**
    * Hands pp to the M of the oldest task waiting for a P on its own thread (its stand-in on the
    * global queue: Syscall#exitsyscallSlow) and returns that M, not yet woken; null if none
-   * waits. For a hand-off of a P with an empty ring (handoffLocked), and for a P that no other M
-   * can take (none idle, none can be made): otherwise only an M that schedules hands a stand-in
-   * its P (SchedulingLoop#startlockedm), so with every M waiting as a stand-in the P idled beside
-   * them for good (design.md, section 3). No handedTo: a locked M's P is never taken back
-   * (Spares#takeLateHandoffLocked). Lock held.
+   * waits. For a P that no other M can take (none idle, none can be made): otherwise only an M
+   * that schedules hands a stand-in its P (SchedulingLoop#startlockedm), so with every M waiting
+   * as a stand-in the P idled beside them for good (design.md, section 3). No handedTo: a locked
+   * M's P is never taken back (Spares#takeLateHandoffLocked). Lock held.
    */
   M handToLockedLocked(P pp) {
     G standIn = s.global.takeStandIn();
@@ -319,11 +318,11 @@ final class Idle extends IdlePad2 {
     }
     M target = (M) standIn.task;
     pp.heldBy = null; // placed, as in handLocked
+    target.nextp = pp; // volatile, before the wake-up that publishes it (read after the sleep)
     // Not a hand-off that may be taken back: a stale handedTo naming this very M (it took pp
     // from an earlier hand-off) would let takeLateHandoffLocked cancel its nextp, and the M wake
     // to no P.
     pp.handedTo = null;
-    target.nextp = pp; // volatile, before the wake-up that publishes it (read after the sleep)
     return target;
   }
 
@@ -366,11 +365,6 @@ final class Idle extends IdlePad2 {
    */
   M handoffLocked(P pp) {
     Counters.count(s.counters.handoffs);
-    if (pp.runq.isEmpty() && s.global.standInWaitsLocked()) {
-      // A task waiting for a P on its own thread is what any M woken for pp would take first
-      // (GlobalQueue#getBatch), only to hand pp on to it (startlockedm): one wake-up, not two.
-      return handToLockedLocked(pp);
-    }
     if (!pp.runq.isEmpty() || s.global.liveSizeLocked() != 0) {
       return claimMLocked(pp, false);
     }

@@ -187,13 +187,6 @@ final class M implements Runnable {
   private long completed;
 
   /**
-   * The {@link #completed} count of the task that has had its one P-less stretch (a blocking
-   * call that returned to no P and finished as a spare: Syscall#exitsyscallSlow), or -1. Its
-   * later calls that return to no P wait for one. This M's own field: plain.
-   */
-  long strayedTask = -1;
-
-  /**
    * sysmon's claim on the task this M runs, for a retake of the P it names (Retake#retakeRunning):
    * Dekker pair J with the M's next task. sysmon writes the claim, fences, and reads the M's
    * completed count; the M stores the count at a task's end, takes its next G by a CAS or under

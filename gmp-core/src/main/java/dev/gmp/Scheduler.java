@@ -75,8 +75,8 @@ import java.util.function.IntToLongFunction;
  *       transit to a thread that does not run, and it stays counted against maxThreads, not
  *       against the spare budget ({@link Threads#roomLocked}).
  *   <li>Go's one invariant: task code runs on a CPU on at most gomaxprocs Ms, those holding Ps,
- *       plus spares in the one stretch of the task whose block cost them their P
- *       (ForkJoinPool's compensation; a later call of that task waits for a P: M#strayedTask). A P is handed away only from a task that is off the CPU: a marked call
+ *       plus spares finishing the task whose block cost them their P (ForkJoinPool's
+ *       compensation). A P is handed away only from a task that is off the CPU: a marked call
  *       (Psyscall), or a task sysmon finds blocked (SysmonRetake); never from a running task. A
  *       spare never starts another task without a P (Spares). Spares are counted
  *       (Spares#count) and never exceed maxSpareThreads: every count is reserved before the CAS

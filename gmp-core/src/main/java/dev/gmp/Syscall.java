@@ -7,10 +7,9 @@ import java.util.concurrent.Callable;
  * (status Psyscall) so a short call costs two CASes; sysmon hands the P to another M if the call
  * outlasts one of its ticks while work waits. Leaving takes the P back if it is still ours, else
  * the old P if idle, else any idle P, else the P of another M's blocking call if work waits for
- * it, else (spare budget permitting, once per task) runs on P-less as a spare, else takes a P
- * that an idle M is late to pick up, else queues the G (locked to this M, whose thread holds its
- * stack) on the global queue and parks until an M hands over its P. A call that a task whose
- * slice is over makes while such a G waits is its preemption point: the P goes to that G.
+ * it, else (spare budget permitting) finishes the task P-less as a spare, else takes a P that an
+ * idle M is late to pick up, else queues the G (locked to this M, whose thread holds its stack)
+ * on the global queue and parks until an M hands over its P.
  */
 final class Syscall {
   private Syscall() {}
@@ -20,45 +19,22 @@ final class Syscall {
       throw new NullPointerException("work");
     }
     M m = ThreadTable.currentM();
-    if (m == null) {
-      return work.call(); // not a worker: nothing to hand off
+    if (m == null || m.p == null) {
+      return work.call(); // not a worker, or a spare finishing its task P-less: nothing to hand off
     }
     G gp = m.curgOwn();
-    int st = gp == null ? G.Gdead : gp.status();
-    if (st != G.Grunning && st != G.Gwaiting) {
+    if (gp == null || gp.status() != G.Grunning) {
       return work.call(); // not inside a task, or already inside blocking(): nothing to hand off
     }
     // Entering and leaving change the P's status, the spare count and the M's P in several
     // calls: a caller deep in a recursion must overflow here, before any, not halfway
     // (StackGuard). Leaving runs at this same depth, whatever work did.
     StackGuard.ensure();
-    if (m.p == null || st == G.Gwaiting) { // a spare; or sysmon took the P from under the task
-      return spareCall(m, gp, work);
-    }
     entersyscall(m, gp); // an Error inside leaves nothing entered
     try {
       return work.call();
     } finally {
       exitsyscall(m, gp);
-    }
-  }
-
-  /**
-   * A task running P-less calls blocking(): a spare (its call returned to no P:
-   * exitsyscallSlow), or a task whose P sysmon took from under it (Retake#retakeRunning: its G
-   * waiting, its P a zombie). A task gets one such stretch: this call's return, and any later
-   * call's that finds no P, waits for a P, as Go's exitsyscall always does (M#strayedTask).
-   * Without that, a task that loops (take, compute) ran P-less for good, and 20 such loops at
-   * parallelism 2 had up to 17 computing at once. There is no P to hand off on the way in.
-   */
-  private static <T> T spareCall(M m, G gp, Callable<T> work) throws Exception {
-    P zombie = m.p; // null for a spare; the lock path lets go of a zombie (dropOrphanLocked)
-    m.setSince(m.completed(), System.nanoTime()); // the call's start: the dump, noteLongCall
-    gp.setStatus(G.Gsyscall); // nested blocking() calls inside work just run, as in any call
-    try {
-      return work.call();
-    } finally {
-      exitsyscallSlow(m, gp, zombie, false);
     }
   }
 
@@ -98,17 +74,14 @@ final class Syscall {
       // (on this P, or globally), hand the P on now rather than after sysmon's next round, as
       // ForkJoinPool.managedBlock compensates at once. The same retake sysmon would do, so
       // exitsyscall's fast path fails on the token and takes the slow path.
-      boolean preempt = tok != -1 && workWaits && preempted(pp, s);
       if (tok != -1
           && workWaits
-          && (preempt
-              // A hint (rechecked under the lock; volatile, not the list's plain head): no idle
-              // M, no eager hand-off (unless it may start a thread).
-              || s.idle.nmidle != 0 && !s.retake.returnComesSoon() && !holdBack)
+          // A hint (rechecked under the lock; volatile, not the list's plain head): no idle M,
+          // no eager hand-off (unless it may start a thread).
+          && s.idle.nmidle != 0
+          && !s.retake.returnComesSoon()
+          && !holdBack
           && s.retake.retakeSyscall(pp, tok, true)) {
-        if (preempt) {
-          m.strayedTask = m.completed(); // its return waits for a P (exitsyscall)
-        }
         return;
       }
       if (Jfr.on && tok != -1) { // after the eager check: recording must not widen sysmon's race
@@ -126,28 +99,6 @@ final class Syscall {
       exitsyscall(m, gp);
       throw e;
     }
-  }
-
-  /**
-   * A returning call's task now runs on pp, which another task held: its slice starts (Go's
-   * execute bumps schedtick for every G it switches to), so sysmon measures it from here and a
-   * request made for the P's last task does not preempt this one at its next call.
-   */
-  private static void newSlice(P pp) {
-    pp.incSchedtick(); // ours now (acquirep): the owner's plain store, as SchedulingLoop's
-    pp.setPreempt(false);
-  }
-
-  /**
-   * Whether this call is the task's preemption point: its P's slice is over (sysmon's request,
-   * P#preempt: one task has held it for timeSlice) and a task waits on its own thread for a P
-   * (a call that returned to no P after its stretch: exitsyscallSlow). Then the P goes to that
-   * task now and this one waits for a P when its call returns, as Go preempts a running G into
-   * the run queue; without it a task that loops (take, compute) and whose takes rarely block
-   * keeps its P, and the waiting task starved while its loop had work.
-   */
-  private static boolean preempted(P pp, Scheduler s) {
-    return pp.preempt() && s.global.standInWaits();
   }
 
   /** Undoes entersyscall's steps before its CAS. Out of line: entersyscall stays inlinable. */
@@ -178,42 +129,22 @@ final class Syscall {
       }
       return;
     }
-    // A task gets one P-less stretch (spareCall): this call may start it unless the task has had
-    // one, as a spare before (strayedTask) or on a P found dead on entry (token -1: taken from
-    // under the running task, or retired).
-    exitsyscallSlow(m, gp, pp, m.syscallToken != -1 && m.strayedTask != m.completed());
+    exitsyscallSlow(m, gp, pp);
   }
 
-  /**
-   * A call returned to no P of its own ({@code oldp}: the P it entered with; null for a spare's
-   * call). {@code mayStaySpare}: the task's first P-less stretch, which may finish the task as a
-   * spare within the budget; otherwise it waits for a P.
-   */
-  private static void exitsyscallSlow(M m, G gp, P oldp, boolean mayStaySpare) {
+  private static void exitsyscallSlow(M m, G gp, P oldp) {
     Scheduler s = m.sched;
-    if (oldp != null) {
-      s.retake.noteLongCall(System.nanoTime() - m.since());
-    }
-    if (!mayStaySpare) {
-      m.strayedTask = m.completed(); // had its stretch, maybe on a P taken from under it: remember
-    }
+    s.retake.noteLongCall(System.nanoTime() - m.since());
     m.precountTok = 0;
     // Counted (by itself, or by the retake that took the P): no lock needed to know it.
-    if ((oldp == null || oldp.status() != P.Pdead) // a retired P is finished off under the lock
+    if (oldp.status() != P.Pdead // a retired P is finished off under the lock
         && Spares.lockFree(s, m)) {
       m.p = null;
-      if (Spares.takeFree(m)) {
-        newSlice(m.p);
-        gp.setStatus(G.Grunning);
-        return;
-      }
-      if (mayStaySpare) {
-        gp.setStatus(G.Grunning);
-        m.strayedTask = m.completed();
+      gp.setStatus(G.Grunning);
+      if (!Spares.takeFree(m)) {
         m.parkAtOnce = true; // finish the task P-less, as the locked path's spare below: counted
-        return;
       }
-      // Still counted: the locked path below uncounts it (dropOrphanLocked) and waits for a P.
+      return;
     }
     for (; ; ) {
       P pp;
@@ -222,14 +153,12 @@ final class Syscall {
         s.retake.dropOrphanLocked(m);
         pp = Spares.findPLocked(s, m, oldp);
         if (pp == null
-            && mayStaySpare
             && s.runState < Scheduler.STOP
             && s.spares.addSelf(m)) { // dropOrphanLocked above uncounted it
           // No P, but the spare budget has room: finish the task P-less, as a spare (counted
           // until the M looks for a P again: Spares.reacquire), rather than wait for a
           // P while its thread holds the stack. What it submits meanwhile goes to the global queue.
           gp.setStatus(G.Grunning);
-          m.strayedTask = m.completed();
           return;
         }
         if (pp == null) {
@@ -257,7 +186,6 @@ final class Syscall {
         m.nextp = null;
       }
       if (s.acquirep(m, pp)) {
-        newSlice(pp);
         gp.setStatus(G.Grunning);
         return;
       }

@@ -22,8 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Issue 3: blocking calls, marked or not, must not take a processor out of service. */
@@ -87,130 +85,6 @@ class BlockingTest {
         () -> ex.stats().spareThreads() == 0 && ex.stats().idleProcessors() == 1);
     assertEquals(1, ex.stats().retakes(), "only sysmon's retake of A's call: " + ex.stats());
     assertEquals(1, ex.stats().handoffs(), "and its hand-off to B: " + ex.stats());
-  }
-
-  /**
-   * A task gets one P-less stretch: its later calls that return to no P wait for one, as Go's
-   * exitsyscall does, so a task that loops (block, compute) cannot run beside parallelism others
-   * for good. Parallelism 1. A's first wait ({@code marked} or not) loses the P to B1, and A runs
-   * on P-less (its stretch). A's second call is made P-less; its third loses the P again, to B2.
-   * Each B, holding the only P, waits up to 200 ms (a window for the wrong outcome to show) for A
-   * to get past that call, then ends; A must get past it only once that B is done. Unmarked,
-   * sysmon takes the P from under A's running task.
-   */
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void aTaskGetsOneStretchWithoutAProcessor(boolean marked) {
-    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
-    CountDownLatch b1Started = new CountDownLatch(1);
-    CountDownLatch b2Started = new CountDownLatch(1);
-    AtomicBoolean secondCallReturning = new AtomicBoolean();
-    AtomicInteger aPast = new AtomicInteger(); // the calls A got past
-    AtomicBoolean b1Done = new AtomicBoolean();
-    AtomicBoolean b2Done = new AtomicBoolean();
-    List<Boolean> bDoneWhenAPassed = new ArrayList<>();
-    CountDownLatch all = new CountDownLatch(3);
-    Runnable b1 = () -> {
-      b1Started.countDown();
-      while (!secondCallReturning.get()) {
-        Thread.onSpinWait();
-      }
-      holdFor200MsUnless(() -> aPast.get() >= 2);
-      b1Done.set(true);
-      all.countDown();
-    };
-    Runnable b2 = () -> {
-      b2Started.countDown();
-      holdFor200MsUnless(() -> aPast.get() >= 3);
-      b2Done.set(true);
-      all.countDown();
-    };
-    ex.execute(() -> {
-      try {
-        if (marked) {
-          GmpExecutor.blocking(() -> {
-            ex.execute(b1); // queued while A blocks: its P goes to B1
-            b1Started.await();
-            return null;
-          });
-        } else {
-          ex.execute(b1);
-          b1Started.await(); // sysmon sees A off the CPU and hands its P to B1
-        }
-        aPast.incrementAndGet(); // its stretch: on at once, beside B1
-        GmpExecutor.blocking(() -> secondCallReturning.getAndSet(true));
-        bDoneWhenAPassed.add(b1Done.get());
-        aPast.incrementAndGet();
-        GmpExecutor.blocking(() -> {
-          ex.execute(b2); // queued while A blocks: its P goes to B2
-          b2Started.await();
-          return null;
-        });
-        bDoneWhenAPassed.add(b2Done.get());
-        aPast.incrementAndGet();
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-      all.countDown();
-    });
-    await(all, () -> "A, B1 and B2: " + ex.stats() + describeMs(ex));
-    assertEquals(List.of(true, true), bDoneWhenAPassed,
-        "A got past its second or third call while a B held the only P: " + ex.stats());
-    awaitCondition(() -> "quiet: " + ex.stats(), LIVENESS_SECONDS,
-        () -> ex.stats().spareThreads() == 0 && ex.stats().idleProcessors() == 1);
-  }
-
-  /**
-   * A task waiting for a P after its stretch is not starved by a task that holds the only P and
-   * computes and makes marked calls that never block (so sysmon rarely finds one to retake):
-   * once that task's slice is over, its next call is its preemption point and hands the P over,
-   * as Go preempts a running G. Without it the loop, which ends only once W got past its call,
-   * ran until the timeout on a quiet machine (on a busy one the OS may stop the loop's thread
-   * inside a call for long enough that sysmon retakes that P: the test then passes either way).
-   */
-  @Test
-  void aTaskWaitingForAProcessorGetsOneFromALoopOfCallsThatNeverBlock() {
-    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
-    CountDownLatch lStarted = new CountDownLatch(1);
-    AtomicBoolean wPast = new AtomicBoolean();
-    CountDownLatch both = new CountDownLatch(2);
-    Runnable loop = () -> {
-      lStarted.countDown();
-      try {
-        while (!wPast.get()) {
-          long end = System.nanoTime() + 100_000; // compute, so sysmon rarely sees a call
-          while (System.nanoTime() - end < 0) {
-            Thread.onSpinWait();
-          }
-          GmpExecutor.blocking(() -> null);
-        }
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-      both.countDown();
-    };
-    ex.execute(() -> {
-      try {
-        GmpExecutor.blocking(() -> {
-          ex.execute(loop); // queued while W blocks: its P goes to the loop
-          lStarted.await();
-          return null;
-        });
-        GmpExecutor.blocking(() -> null); // after W's stretch: waits for the loop's P
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-      wPast.set(true);
-      both.countDown();
-    });
-    await(both, () -> "W past its call: " + ex.stats() + describeMs(ex));
-  }
-
-  private static void holdFor200MsUnless(java.util.function.BooleanSupplier done) {
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-    while (!done.getAsBoolean() && System.nanoTime() - end < 0) {
-      Thread.onSpinWait();
-    }
   }
 
   /**
