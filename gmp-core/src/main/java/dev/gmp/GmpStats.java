@@ -48,10 +48,10 @@ package dev.gmp;
  *     notes, section 3</a>)
  * @param sysmonWakeups rounds sysmon has run
  * @param threadsCreated worker threads (Ms) ever created
- * @param peakThreads the most worker threads alive or asked of the ThreadFactory at once, not
- *     counting threads the ThreadFactory made that are late to start (they count against
- *     maxThreads only); never more than parallelism + maxSpareThreads (the spare budget that
- *     bounds every hand-off)
+ * @param peakThreads the most worker threads alive, asked of the ThreadFactory or waiting to be
+ *     asked for at once (so it can exceed {@code threads} at its peak), not counting threads the
+ *     ThreadFactory made that are late to start (they count against maxThreads only); never more
+ *     than parallelism + maxSpareThreads (the spare budget that bounds every hand-off)
  * @param pendingTimers delayed and periodic tasks waiting in the Ps' timer heaps (cancelled ones
  *     not counted)
  * @param firedTimers delayed tasks made runnable because their delay elapsed (a delay already
