@@ -260,7 +260,11 @@ final class TimerHeap {
     }
   }
 
-  /** Removes every cancelled entry and rebuilds the heap (Floyd, O(n)). Lock held. */
+  /**
+   * Removes every cancelled entry, and every entry a caller's own run() finished (a periodic
+   * task that threw, a one-shot run early: it would only fire into a no-op, and after shutdown
+   * it held termination up until its deadline), and rebuilds the heap (Floyd, O(n)). Lock held.
+   */
   void compactLocked() {
     int n = size;
     int k = 0;
@@ -268,6 +272,10 @@ final class TimerHeap {
     int removed = 0;
     for (int i = 0; i < n; i++) {
       ScheduledTask<?> t = a[i];
+      if (!t.isCancelled() && t.isDone() && t.leaveLive()) { // CAS: a cancel may count it first
+        t.heap = null; // out as a live entry: no cancel to account for
+        continue;
+      }
       if (t.isCancelled()) {
         removed++;
         if (t.uncountCancel()) {

@@ -65,6 +65,28 @@ class ScheduledExecutorTest {
     }
   }
 
+  /**
+   * A pending timer that its caller's own run() finished (a periodic task that threw, a one-shot
+   * run early) never fires into anything: it does not hold termination up until its deadline (an
+   * hour here). It did: shutdown's sweep cancels only what it can cancel, and the entry stayed
+   * live in its heap.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aTimerItsCallerFinishedDoesNotHoldUpTermination(boolean periodic) throws Exception {
+    GmpExecutor ex = GmpExecutor.create(1);
+    ScheduledFuture<?> f = periodic
+        ? ex.scheduleAtFixedRate(() -> {
+            throw new IllegalStateException("stop");
+          }, 1, 1, TimeUnit.HOURS)
+        : ex.schedule(() -> {}, 1, TimeUnit.HOURS);
+    ((Runnable) f).run();
+    assertTrue(f.isDone() && !f.isCancelled());
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.stats().toString());
+    assertEquals(0, ex.stats().pendingTimers());
+  }
+
   @Test
   void aDelayOfZeroOrLessRunsAtOnce() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
