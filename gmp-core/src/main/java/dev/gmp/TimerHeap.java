@@ -272,11 +272,12 @@ final class TimerHeap {
     int removed = 0;
     for (int i = 0; i < n; i++) {
       ScheduledTask<?> t = a[i];
-      if (!t.isCancelled() && t.isDone() && t.leaveLive()) { // CAS: a cancel may count it first
-        t.heap = null; // out as a live entry: no cancel to account for
-        continue;
-      }
-      if (t.isCancelled()) {
+      if (t.isDone()) { // one state read per kept entry
+        if (!t.isCancelled() && t.leaveLive()) { // CAS: a cancel may count it first
+          t.heap = null; // finished by a caller's run(): out as a live entry, no cancel to count
+          continue;
+        }
+        // Cancelled (a leaveLive that fails means a cancel counted it).
         removed++;
         if (t.uncountCancel()) {
           counted++;
