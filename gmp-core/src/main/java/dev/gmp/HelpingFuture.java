@@ -297,8 +297,9 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
       M m = taskM();
       if (m != null) {
         // Only this executor's: another's task run here would run outside that executor's
-        // processors, limits, shutdownNow and termination, and see this one's current().
-        if (runner == m.sched) {
+        // processors, limits, shutdownNow and termination, and see this one's current(). Not
+        // once it stops: shutdownNow returns a task that has not started (Lifecycle#takenAtStop).
+        if (runner == m.sched && m.sched.runState < Scheduler.STOP) {
           if (Thread.interrupted()) {
             throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
           }

@@ -117,7 +117,8 @@ final class Lifecycle {
    * unfilled slot stops the drain with everything behind it (thousands), all of which would start
    * after shutdownNow returned. A G whose task already started (a virtual thread's continuation)
    * goes back on the queue once the drain is over, and one waiting for a P after a blocking call
-   * is never taken; all others are returned. Then every worker thread and every live virtual
+   * is never taken; all others are returned, with whatever an M took meanwhile ({@link
+   * #takenAtStop}). Then every worker thread and every live virtual
    * thread of ours is interrupted; workers re-check the state after clearing a stale interrupt,
    * so a task starting concurrently still sees it (as ThreadPoolExecutor does).
    */
@@ -126,6 +127,9 @@ final class Lifecycle {
     List<Runnable> out = new ArrayList<>();
     s.lock.lock();
     try {
+      if (s.takenAtStop == null) { // else a concurrent call's drain, whose end returns them
+        s.takenAtStop = new ArrayList<>(); // before STOP: an M that reads STOP finds it
+      }
       if (s.runState < Scheduler.STOP) {
         s.runState = Scheduler.STOP;
       }
@@ -180,6 +184,10 @@ final class Lifecycle {
     try {
       for (G g = started.pop(); g != null; g = started.pop()) {
         s.global.put(g); // a started virtual thread must still run to finish: never returned
+      }
+      if (s.takenAtStop != null) {
+        out.addAll(s.takenAtStop); // what Ms took meanwhile, instead of starting it
+        s.takenAtStop = null; // from now on an M at STOP runs what it takes
       }
       tryTidyLocked(s);
       for (M m : s.threads.allm) {
@@ -240,19 +248,50 @@ final class Lifecycle {
   private static int settle(GQueue q, List<Runnable> out, GQueue started) {
     int n = 0;
     for (G g = q.pop(); g != null; g = q.pop(), n++) {
-      Runnable task = g.userTask();
-      if (Carriers.isContinuation(task)) {
+      if (!settleOne(g, out)) {
         started.push(g);
-      } else if (task instanceof HelpingFuture<?> f && !f.claimForReturn()) {
-        g.task = null; // a task waiting on it ran it in place (HelpingFuture): started
-        g.setStatus(G.Gdead);
-      } else {
-        out.add(task);
-        g.task = null;
-        g.setStatus(G.Gdead);
       }
     }
     return n;
+  }
+
+  /**
+   * Adds g's task to out unless it started: false for a continuation (left to the caller), true
+   * otherwise, with g dead.
+   */
+  private static boolean settleOne(G g, List<Runnable> out) {
+    Runnable task = g.userTask();
+    if (Carriers.isContinuation(task)) {
+      return false;
+    }
+    if (!(task instanceof HelpingFuture<?> f) || f.claimForReturn()) {
+      out.add(task);
+    } // else a task waiting on it ran it in place (HelpingFuture): started, so not returned
+    g.task = null;
+    g.setStatus(G.Gdead);
+    return true;
+  }
+
+  /**
+   * An M that took gp and then read STOP: while shutdownNow drains, gp's task goes into its list
+   * instead of starting (ThreadPoolExecutor's getTask takes no task at STOP), so that the call
+   * halts the processing of waiting tasks, as its contract says, rather than racing its drain.
+   * True if gp was settled here; false if it must run: a started continuation, or a task taken
+   * after the drain was over (a late outside submitter's, or one an M held through the drain's
+   * last pass), which starts with the interrupt set, as a racing ThreadPoolExecutor worker's does.
+   * Under the lock: the drain's end (shutdownNow) reads the list and ends it under it too.
+   */
+  static boolean takenAtStop(Scheduler s, G gp) {
+    if (Carriers.isContinuation(gp.userTask())) {
+      return false;
+    }
+    s.lock.lock();
+    try {
+      List<Runnable> out = s.takenAtStop; // null: no drain under way (or TIDYING)
+      return out != null && settleOne(gp, out);
+    } finally {
+      s.lock.unlock();
+    }
   }
 
   /**

@@ -207,6 +207,13 @@ final class Scheduler extends SchedulerPad1 {
   volatile int runState = RUNNING;
 
   /**
+   * The tasks Ms took at STOP while shutdownNow drained the queues (Lifecycle#takenAtStop): its
+   * list gets them. Set as shutdownNow begins, null again once its drain is over (an M at STOP
+   * then runs what it takes); guarded by the lock.
+   */
+  List<Runnable> takenAtStop;
+
+  /**
    * Whether new Gs are sampled for scheduling latency (SchedLatency): off until the first demand
    * (recordLatency), since the sampled path in newG, even untaken 63 times in 64, cost every local
    * spawn about a tenth of its time, where an untaken test of this flag costs nothing measurable

@@ -94,6 +94,10 @@ final class SchedulingLoop {
       if (m.spinning) {
         s.idle.resetspinning(m);
       }
+      int rs = s.runState; // volatile: read once, for both checks below
+      if (rs >= Scheduler.STOP && Lifecycle.takenAtStop(s, gp)) {
+        return; // shutdownNow returns it rather than this M starting it
+      }
       P pp = m.p;
       if (!inheritTime) {
         pp.incSchedtick();
@@ -102,7 +106,7 @@ final class SchedulingLoop {
       m.setCurg(gp);
       // A stale interrupt (Future.cancel(true) of the previous task) must not leak into this
       // one, but a shutdownNow interrupt must stay: clear, then re-check the state (as TPE does).
-      if (s.runState >= Scheduler.STOP) {
+      if (rs >= Scheduler.STOP) {
         if (!t.isInterrupted()) {
           t.interrupt();
         }

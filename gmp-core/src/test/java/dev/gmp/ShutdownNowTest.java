@@ -145,6 +145,97 @@ class ShutdownNowTest {
     }
   }
 
+  /**
+   * shutdownNow halts the processing of waiting tasks: once it has set STOP, an M returns the
+   * tasks it takes to the call's list rather than starting them. Only a task an M held through
+   * the drain's last pass may still start (one per worker thread, as a racing ThreadPoolExecutor
+   * worker may); before, Ms went on starting queued tasks, interrupted, all through the drain
+   * (21 to 1,032 of 50,000 at parallelism 2).
+   */
+  @Test
+  void noQueuedTaskStartsWhileShutdownNowDrains() throws Exception {
+    for (int round = 0; round < 5; round++) {
+      GmpExecutor ex = GmpExecutor.builder().parallelism(2).build();
+      try {
+        int total = 50_000;
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger startedStopped = new AtomicInteger();
+        CountDownLatch someRan = new CountDownLatch(1_000);
+        for (int i = 0; i < total; i++) {
+          ex.execute(() -> {
+            if (Thread.currentThread().isInterrupted()) {
+              startedStopped.incrementAndGet(); // started after shutdownNow's STOP
+            }
+            ran.incrementAndGet();
+            someRan.countDown();
+            for (long end = System.nanoTime() + 20_000; System.nanoTime() < end; ) {
+              Thread.onSpinWait();
+            }
+          });
+        }
+        TestSupport.await(someRan, "the first tasks ran");
+        List<Runnable> returned = ex.shutdownNow();
+        assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+        assertEquals(total, ran.get() + returned.size(), "ran + returned, round " + round);
+        int threads = ex.stats().peakThreads();
+        assertTrue(
+            startedStopped.get() <= threads,
+            startedStopped.get() + " tasks started after STOP, with " + threads + " threads");
+      } finally {
+        TestSupport.terminate(ex);
+      }
+    }
+  }
+
+  /**
+   * The same for a task that waits on its child's future: once shutdownNow has set STOP it no
+   * longer runs the queued child in place (HelpingFuture), and the drain returns it. The drain
+   * takes the global queue first, so a long one holds the child in its ring well after STOP, when
+   * the parent, spinning on its only P until the shutdown shows, calls get(); before, the get ran
+   * the child there.
+   */
+  @Test
+  void aWaitingTaskDoesNotRunItsQueuedChildOnceShutdownNowBegan() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).build();
+    try {
+      AtomicInteger childRuns = new AtomicInteger();
+      CountDownLatch submitted = new CountDownLatch(1);
+      CountDownLatch parentDone = new CountDownLatch(1);
+      AtomicReference<java.util.concurrent.Future<?>> child = new AtomicReference<>();
+      ex.execute(() -> {
+        try {
+          child.set(ex.submit(childRuns::incrementAndGet)); // in our P's ring
+          submitted.countDown();
+          while (!ex.isShutdown()) {
+            Thread.onSpinWait(); // on the CPU: keeps the only P
+          }
+          child.get().get();
+        } catch (Exception e) {
+          // shutdownNow's interrupt, or the cancel below
+        } finally {
+          parentDone.countDown();
+        }
+      });
+      TestSupport.await(submitted, "the parent submitted its child");
+      AtomicInteger othersRan = new AtomicInteger(); // sysmon may take a descheduled parent's P
+      for (int i = 0; i < 300_000; i++) {
+        ex.execute(othersRan::incrementAndGet); // the global queue, drained before the rings
+      }
+      List<Runnable> returned = ex.shutdownNow();
+      boolean childReturned = returned.contains((Runnable) child.get());
+      if (childReturned) {
+        child.get().cancel(false);
+      }
+      TestSupport.await(parentDone, "the parent's wait ends");
+      assertEquals(0, childRuns.get(), "run in place after shutdownNow began");
+      assertTrue(childReturned, "neither run nor returned");
+      assertEquals(300_001, returned.size() + othersRan.get());
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+
   @Test
   void shutdownNowInterruptsTaskAndTaskStartingAfterSeesInterrupt() throws Exception {
     GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build();
