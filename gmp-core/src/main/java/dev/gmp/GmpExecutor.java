@@ -161,7 +161,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * processors: their queued tasks move to the global queue and a task running on one finishes
    * on its thread before that thread looks for another processor. Nothing is lost or run twice.
    * The value is then pinned: the executor stops following {@code availableProcessors()} (see
-   * {@link Builder#followAvailableProcessors}).
+   * {@link Builder#followAvailableProcessors}). Each processor takes about 64 KB of heap while it
+   * exists; a growth the heap cannot hold throws {@code OutOfMemoryError} and changes nothing.
    *
    * @param n the new number of processors
    * @throws IllegalArgumentException if n &lt; 1, n &gt; {@link #MAX_PARALLELISM} or n &gt;
