@@ -486,7 +486,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * maxSpareThreads} threads; past it a blocking call keeps its processor (parallelism
      * degrades, threads do not grow) until a spare frees up. Short calls also keep it while many
      * are in flight and threads wait for a CPU (more would only wait too). Default 256
-     * (ForkJoinPool's common-pool spare limit); 0 means no hand-off at all.
+     * (ForkJoinPool's common-pool spare limit); 0 means no hand-off at all. Each worker thread
+     * that has run a task holds about 64 KB of heap until it exits ({@link #keepAlive}): size the
+     * heap for a budget in the thousands.
      *
      * @param n the spare budget, at least 0
      * @return this builder
