@@ -306,8 +306,8 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
           // Ours and unclaimed: here, unless a thread claims it first, and only with stack room
           // left for the run's end: a task that overflows returns to runHere's frame, which must
           // still call finish (else the future stays claimed and never ends). Without it, wait.
-          if (StackGuard.hasRoom() && runHere(false) && state == INTERRUPTED) {
-            clearCancelInterrupt(m.sched);
+          if (StackGuard.hasRoom() && runHere(false)) {
+            afterRunInPlace(m.sched);
           }
           s = state;
         }
@@ -322,15 +322,23 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   }
 
   /**
-   * The task run in place was cancelled with an interrupt, which hit this thread: it was the
-   * task's, and the waiting task that goes on here must not see it (its next sleep or read would
-   * fail), as a pool clears a stale interrupt before its next task. shutdownNow's interrupt stays.
-   * The caller was not interrupted before the run (get() checks); one that came from elsewhere
-   * during it cannot be told apart and is cleared too.
+   * The thread is the waiting task's again, as a pool's worker is its next task's:
+   * <ul>
+   *   <li>an interrupt that cancelled the task run here was that task's, and the waiter must not
+   *       see it (its next sleep or read would fail), so it is cleared. The caller was not
+   *       interrupted before the run (get() checks); one that came from elsewhere during it
+   *       cannot be told apart and is cleared too;
+   *   <li>shutdownNow's is the waiter's as well, but the task run here may have taken it (a loop
+   *       on {@code Thread.interrupted()}, a caught {@code InterruptedException}): it is set again
+   *       at STOP, as ThreadPoolExecutor sets it before each task, or the waiter's next wait, on a
+   *       task shutdownNow returned and nobody runs, would never end, nor the executor with it.
+   * </ul>
    */
-  private static void clearCancelInterrupt(Scheduler s) {
-    Thread.interrupted();
-    if (s.runState >= Scheduler.STOP) {
+  private void afterRunInPlace(Scheduler s) {
+    if (state == INTERRUPTED) {
+      Thread.interrupted();
+    }
+    if (s.runState >= Scheduler.STOP) { // volatile
       Thread.currentThread().interrupt();
     }
   }

@@ -236,6 +236,45 @@ class ShutdownNowTest {
     }
   }
 
+  /**
+   * A child run in place by its parent's get() takes shutdownNow's interrupt for itself (it
+   * computes until Thread.interrupted()), and the parent then waits on a sibling shutdownNow
+   * returned: the parent must still see the interrupt, as each ThreadPoolExecutor task does, or it
+   * waits for good and the executor never terminates. Before, it did (5 of 5).
+   */
+  @Test
+  void aChildRunInPlaceThatTakesShutdownNowsInterruptLeavesItToItsParent() throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(1).build();
+    try {
+      CountDownLatch childRuns = new CountDownLatch(1);
+      AtomicReference<Object> secondOutcome = new AtomicReference<>();
+      ex.execute(() -> {
+        java.util.concurrent.Future<String> second = ex.submit(() -> "second"); // in the ring
+        java.util.concurrent.Future<String> first = ex.submit(() -> {
+          childRuns.countDown();
+          while (!Thread.interrupted()) {
+            Thread.onSpinWait(); // stops when interrupted, and clears the flag
+          }
+          return "first";
+        });
+        try {
+          first.get(); // runs it here: nothing has started it
+          secondOutcome.set(second.get());
+        } catch (Exception e) {
+          secondOutcome.set(e);
+        }
+      });
+      TestSupport.await(childRuns, "the parent runs its first child in place");
+      List<Runnable> returned = ex.shutdownNow();
+      assertEquals(1, returned.size(), "the second child, never started");
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), "terminated");
+      assertTrue(
+          secondOutcome.get() instanceof InterruptedException, "parent: " + secondOutcome.get());
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+
   @Test
   void shutdownNowInterruptsTaskAndTaskStartingAfterSeesInterrupt() throws Exception {
     GmpExecutor ex = GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build();
