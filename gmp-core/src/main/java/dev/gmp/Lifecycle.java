@@ -70,9 +70,7 @@ final class Lifecycle {
     StackGuard.ensure();
     s.lock.lock();
     try {
-      if (s.runState < Scheduler.SHUTDOWN) {
-        s.runState = Scheduler.SHUTDOWN;
-      }
+      s.advanceRunState(Scheduler.SHUTDOWN);
     } finally {
       s.lock.unlock();
     }
@@ -124,18 +122,10 @@ final class Lifecycle {
    */
   static List<Runnable> shutdownNow(Scheduler s) {
     StackGuard.ensure(); // as in shutdown
+    // Without the lock, which Ms taking global batches may hold in turn for milliseconds on a
+    // busy machine: from here on no M starts a queued task (takenAtStop).
+    s.advanceRunState(Scheduler.STOP);
     List<Runnable> out = new ArrayList<>();
-    s.lock.lock();
-    try {
-      if (s.takenAtStop == null) { // else a concurrent call's drain, whose end returns them
-        s.takenAtStop = new ArrayList<>(); // before STOP: an M that reads STOP finds it
-      }
-      if (s.runState < Scheduler.STOP) {
-        s.runState = Scheduler.STOP;
-      }
-    } finally {
-      s.lock.unlock();
-    }
     s.timers.drainOnShutdownNow(out); // pending timers too: accepted == ran + returned
     GQueue started = new GQueue();
     // Until a pass takes nothing while no ring's owner moved Gs, no injection slot waited for its
@@ -185,9 +175,12 @@ final class Lifecycle {
       for (G g = started.pop(); g != null; g = started.pop()) {
         s.global.put(g); // a started virtual thread must still run to finish: never returned
       }
-      if (s.takenAtStop != null) {
-        out.addAll(s.takenAtStop); // what Ms took meanwhile, instead of starting it
-        s.takenAtStop = null; // from now on an M at STOP runs what it takes
+      if (!s.stopDrained) { // else a concurrent call's drain ended first and returned them
+        if (s.takenAtStop != null) {
+          out.addAll(s.takenAtStop); // what Ms took meanwhile, instead of starting it
+          s.takenAtStop = null;
+        }
+        s.stopDrained = true; // from now on an M at STOP runs what it takes
       }
       tryTidyLocked(s);
       for (M m : s.threads.allm) {
@@ -273,7 +266,8 @@ final class Lifecycle {
   }
 
   /**
-   * An M that took gp and then read STOP: while shutdownNow drains, gp's task goes into its list
+   * An M that took gp and then read STOP (only shutdownNow writes it; an M reading TIDYING has
+   * nothing queued to take): while shutdownNow drains, gp's task goes into its list
    * instead of starting (ThreadPoolExecutor's getTask takes no task at STOP), so that the call
    * halts the processing of waiting tasks, as its contract says, rather than racing its drain.
    * True if gp was settled here; false if it must run: a started continuation, or a task taken
@@ -287,8 +281,13 @@ final class Lifecycle {
     }
     s.lock.lock();
     try {
-      List<Runnable> out = s.takenAtStop; // null: no drain under way (or TIDYING)
-      return out != null && settleOne(gp, out);
+      if (s.stopDrained) {
+        return false;
+      }
+      if (s.takenAtStop == null) {
+        s.takenAtStop = new ArrayList<>();
+      }
+      return settleOne(gp, s.takenAtStop);
     } finally {
       s.lock.unlock();
     }
@@ -324,7 +323,7 @@ final class Lifecycle {
         || (c != null && c.anyDeferred())) { // one woken from a spent stack, for sysmon to queue
       return;
     }
-    s.runState = Scheduler.TIDYING;
+    s.advanceRunState(Scheduler.TIDYING);
     s.threads.writeOffStartingLocked(); // threads that never checked in hold no P: none is needed
     for (M m = s.idle.mget(); m != null; m = s.idle.mget()) {
       m.exitRequested = true;
@@ -347,7 +346,7 @@ final class Lifecycle {
    */
   static void tryTerminateLocked(Scheduler s) {
     if (s.runState == Scheduler.TIDYING && s.threads.mcount == 0) {
-      s.runState = Scheduler.TERMINATED;
+      s.advanceRunState(Scheduler.TERMINATED);
     }
   }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntToLongFunction;
@@ -32,8 +33,9 @@ import java.util.function.IntToLongFunction;
  *
  * <p><b>Ownership.</b> One lock ({@link #lock}, Go's sched.lock) guards the global queue's array
  * and its consumer side, the idle-P and idle-M lists, mcount / allm, the zombie list, the
- * starting list and the run-state transitions. The spare count changes by CAS only (a blocking
- * call that work waits behind counts itself, and its return settles, without the lock:
+ * starting list and the run-state transitions but shutdownNow's STOP (each a CAS that only
+ * raises the state, so that STOP can be written first). The spare count changes by CAS only (a
+ * blocking call that work waits behind counts itself, and its return settles, without the lock:
  * Spares#takeFree).
  * The hot paths take no lock: a P's ring is single-producer (its owner M) and multi-consumer
  * (owner and thieves, by CAS on head; the owner also pops newest first from the tail, above the
@@ -166,6 +168,8 @@ final class Scheduler extends SchedulerPad1 {
 
   private static final AtomicLongFieldUpdater<SchedulerGoid> U_GOIDGEN =
       AtomicLongFieldUpdater.newUpdater(SchedulerGoid.class, "goidgen");
+  private static final AtomicIntegerFieldUpdater<Scheduler> U_RUN_STATE =
+      AtomicIntegerFieldUpdater.newUpdater(Scheduler.class, "runState");
 
   final Config config;
   final ReentrantLock lock = new SchedLock(); // never queues a virtual thread (SchedLock)
@@ -203,15 +207,20 @@ final class Scheduler extends SchedulerPad1 {
    */
   volatile boolean parallelismPinned;
 
-  /** Written under the lock; volatile: submitters and Ms read it without (Dekker C). */
+  /**
+   * Only ever raised ({@link #advanceRunState}), under the lock but for shutdownNow's STOP;
+   * volatile: submitters and Ms read it without (Dekker C).
+   */
   volatile int runState = RUNNING;
 
   /**
    * The tasks Ms took at STOP while shutdownNow drained the queues (Lifecycle#takenAtStop): its
-   * list gets them. Set as shutdownNow begins, null again once its drain is over (an M at STOP
-   * then runs what it takes); guarded by the lock.
+   * list gets them. Made by the first such M; guarded by the lock.
    */
   List<Runnable> takenAtStop;
+
+  /** shutdownNow's drain is over: an M at STOP runs what it takes. Guarded by the lock. */
+  boolean stopDrained;
 
   /**
    * Whether new Gs are sampled for scheduling latency (SchedLatency): off until the first demand
@@ -262,6 +271,18 @@ final class Scheduler extends SchedulerPad1 {
   void recordLatency() {
     if (!sampleLatency) {
       sampleLatency = true;
+    }
+  }
+
+  /**
+   * Raises the run state to {@code target} unless it is there or past it. A CAS, so that no
+   * transition can undo another: shutdownNow writes STOP without the lock (Lifecycle#shutdownNow).
+   */
+  void advanceRunState(int target) {
+    for (int c = runState; c < target; c = runState) {
+      if (U_RUN_STATE.compareAndSet(this, c, target)) {
+        return;
+      }
     }
   }
 

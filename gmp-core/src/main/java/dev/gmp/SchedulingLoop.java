@@ -95,7 +95,7 @@ final class SchedulingLoop {
         s.idle.resetspinning(m);
       }
       int rs = s.runState; // volatile: read once, for both checks below
-      if (rs >= Scheduler.STOP && Lifecycle.takenAtStop(s, gp)) {
+      if (rs == Scheduler.STOP && Lifecycle.takenAtStop(s, gp)) {
         return; // shutdownNow returns it rather than this M starting it
       }
       P pp = m.p;
