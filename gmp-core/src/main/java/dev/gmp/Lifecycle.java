@@ -116,9 +116,9 @@ final class Lifecycle {
    * after shutdownNow returned. A G whose task already started (a virtual thread's continuation)
    * goes back on the queue once the drain is over, and one waiting for a P after a blocking call
    * is never taken; all others are returned, with whatever an M took meanwhile ({@link
-   * #takenAtStop}). Then every worker thread and every live virtual
-   * thread of ours is interrupted; workers re-check the state after clearing a stale interrupt,
-   * so a task starting concurrently still sees it (as ThreadPoolExecutor does).
+   * #takenAtStop}). Then every worker thread and every live virtual thread of ours is
+   * interrupted; workers re-check the state after clearing a stale interrupt, so a task starting
+   * concurrently still sees it (as ThreadPoolExecutor does).
    */
   static List<Runnable> shutdownNow(Scheduler s) {
     StackGuard.ensure(); // as in shutdown
