@@ -271,6 +271,14 @@ final class Sysmon implements Runnable {
     if (!waiting) {
       return;
     }
+    if (!StackGuard.hasRoom()) {
+      // A submitter deep in a recursion (wakep with every P busy): an overflow delayed out of the
+      // lock would leave it held for good. The unpark alone ends the sleep: the deep-sleep loop
+      // asks maySleep again, which sees the busy P, the queued work or the call that sent us here.
+      // A dead sysmon waits for the next caller with room.
+      wake();
+      return;
+    }
     boolean dead;
     s.lock.lock();
     try {

@@ -11,8 +11,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -98,6 +100,73 @@ class SubmitNearStackEndTest {
       TestSupport.await(ran, () -> "tasks and timers from fresh threads run: " + ex.stats());
       TestSupport.runTwoAtOnce(ex); // both processors still run tasks (none lost in a hand-off)
     }
+  }
+
+  /**
+   * A timer scheduled from outside while sysmon sleeps deeply and every P runs a task: the add's
+   * kick finds no P idle and wakes sysmon (TimerSleeper#dueWhileBusy), which took the scheduler
+   * lock with no stack check. Near the stack's end the JDK delays the overflow out of the lock's
+   * acquisition to its caller, and the lock stayed held by a thread that then exited: no M could
+   * ever take it again. Each round puts sysmon back into its deep sleep, then dives.
+   */
+  @Test
+  void aTimerFromTheStacksEndWakesADeeplySleepingSysmonWithoutLeavingTheLockHeld()
+      throws Exception {
+    GmpExecutor ex = GmpExecutor.builder().parallelism(2).build();
+    Sysmon sysmon = ex.sched.sysmon;
+    try {
+      Diver d = new Diver(ex, Kind.SCHEDULE_OUTSIDE);
+      ex.submit(() -> {}).get(); // Ms and sysmon exist
+      for (int round = 0; round < ROUNDS; round++) {
+        TestSupport.awaitCondition(
+            () -> "sysmon's deep sleep: " + ex.stats(), LIVENESS_SECONDS, () -> sysmon.waiting);
+        // Two tasks on the CPU hold both Ps. Started beside idle Ps, they leave sysmon asleep
+        // (Sysmon#wakeForBacklog); if something woke it anyway, this round tests nothing more.
+        AtomicInteger started = new AtomicInteger();
+        AtomicBoolean release = new AtomicBoolean();
+        for (int i = 0; i < 2; i++) {
+          ex.execute(() -> {
+            started.incrementAndGet();
+            while (!release.get()) {
+              Thread.onSpinWait();
+            }
+          });
+        }
+        TestSupport.awaitCondition(
+            () -> "both tasks running: " + ex.stats(), LIVENESS_SECONDS,
+            () -> started.get() == 2);
+        Thread diver = new Thread(null, d::dive, "diver-" + round, 256 * 1024);
+        diver.start();
+        diver.join(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS));
+        release.set(true);
+        if (diver.isAlive()) {
+          fail("round " + round + ": a schedule never returned: " + ex.stats());
+        }
+        assertTrue(lockFreeWithin(ex, LIVENESS_SECONDS),
+            "round " + round + ": the scheduler lock stays held: " + ex.stats());
+        CountDownLatch after = new CountDownLatch(2); // the Ms take the lock again
+        ex.execute(after::countDown);
+        ex.execute(after::countDown);
+        TestSupport.await(after, () -> "tasks after dive " + d.round + ": " + ex.stats());
+        d.round++;
+      }
+      TestSupport.awaitCondition(
+          () -> "every accepted timer fires: " + ex.stats(), LIVENESS_SECONDS,
+          () -> d.accepted.stream().allMatch(id -> d.runs.get(id) > 0));
+    } finally {
+      if (lockFreeWithin(ex, 1)) { // else shutdown would wait for it forever: the failure says why
+        TestSupport.closer(ex).close();
+      }
+    }
+  }
+
+  /** Whether the scheduler lock can be taken within {@code seconds} (then it is given back). */
+  private static boolean lockFreeWithin(GmpExecutor ex, long seconds) throws InterruptedException {
+    if (!ex.sched.lock.tryLock(seconds, TimeUnit.SECONDS)) {
+      return false;
+    }
+    ex.sched.lock.unlock();
+    return true;
   }
 
   /** Numbered submissions from every frame of a recursion to the stack's end. */
