@@ -114,6 +114,50 @@ class CardIslandTest {
     assertEquals(List.of(), wrong, "tasks not run exactly once");
   }
 
+  /**
+   * A retaken P's queued tasks move to its replacement, but the zombie's island still points at
+   * them until it is kept for reuse: by then every slot must be empty, or the pool would keep the
+   * tasks (and whatever their futures hold) reachable for as long as the executor lives.
+   */
+  @Test
+  void aKeptIslandHoldsNoTask() throws Exception {
+    assumeTrue(Switches.BLOCK_DETECT, "the detector is switched off (-Dgmp.blockDetect=false)");
+    GmpExecutor ex =
+        tracked.track(
+            GmpExecutor.builder().parallelism(1).timeSlice(Duration.ofHours(1)).build());
+    Scheduler s = ex.sched;
+    G[] first = s.procs.all[0].runq.island();
+    int n = 20; // runnext and the ring
+    CountDownLatch queued = new CountDownLatch(1);
+    CountDownLatch children = new CountDownLatch(n);
+    CountDownLatch release = new CountDownLatch(1);
+    ex.execute(() -> {
+      for (int i = 0; i < n; i++) {
+        ex.execute(children::countDown); // into this P's own queue
+      }
+      queued.countDown();
+      try {
+        release.await(LIVENESS_SECONDS, TimeUnit.SECONDS); // off the CPU, nobody told
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    await(queued, "the children queued on the blocker's P");
+    await(children, "the children ran on the P that replaced the blocker's");
+    release.countDown();
+    awaitCondition(
+        () -> "the zombie's island kept once its task let go: " + ex.stats(),
+        LIVENESS_SECONDS,
+        () -> s.retake.islandsForTest() == 1);
+    List<Integer> held = new ArrayList<>();
+    for (int i = 0; i < first.length; i++) {
+      if (first[i] != null) {
+        held.add(i);
+      }
+    }
+    assertEquals(List.of(), held, "slots of a kept island that still hold a task");
+  }
+
   /** A task that sleeps unmarked until the retake count reaches {@code retakes}, then returns. */
   private static void blockUntilRetaken(GmpExecutor ex, long retakes) throws Exception {
     CountDownLatch inside = new CountDownLatch(1);
