@@ -90,6 +90,7 @@ final class Carriers {
     if (c != null) {
       return c;
     }
+    StackGuard.ensure(); // the first virtual-thread builder, from any stack: not inside the lock
     s.lock.lock();
     try {
       if (s.carriers == null) {
@@ -262,6 +263,9 @@ final class Carriers {
       return;
     }
     boolean refused;
+    // An overflow delayed out of the lock would leave it held (StackGuard); here it reaches
+    // execute's handler before the lock, which defers the start to sysmon (admitted again there).
+    StackGuard.ensure();
     s.lock.lock();
     try {
       refused = s.runState >= Scheduler.TIDYING;

@@ -110,6 +110,7 @@ final class Counters {
       // A thread exited meanwhile: its counts may have been in neither place when read, and the
       // completed count went down between two snapshots (Prometheus reads a counter reset).
       // Again under the lock, which an exit holds from its slot to the totals (rare, as exits).
+      StackGuard.ensure(); // stats() from any stack: an overflow here, not inside the lock
       s.lock.lock();
       try {
         completed = s.threads.retiredCompleted;

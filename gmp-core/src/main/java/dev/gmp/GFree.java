@@ -27,6 +27,9 @@ final class GFree {
       if (s.gFreeCount == 0) { // racy hint: only an optimisation, refill rechecks under the lock
         return null;
       }
+      if (!StackGuard.hasRoom()) {
+        return null; // a spawn near its stack's end: a new G, not the lock (StackGuard)
+      }
       s.lock.lock();
       try {
         while (pp.gFreeCount < REFILL && s.gFreeList != null) {

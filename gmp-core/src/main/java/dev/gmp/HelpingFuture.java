@@ -259,6 +259,9 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
 
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
+    // Room for the waiters' wake-up first: an overflow in it, after the CAS, would leave a
+    // waiter in get() blocked on a future that reads done (StackGuard).
+    StackGuard.ensure();
     // CAS: only a pending future is cancelled; a run that ends later loses its finish CAS.
     if (!STATE.compareAndSet(this, PENDING, mayInterruptIfRunning ? INTERRUPTING : CANCELLED)) {
       return false;

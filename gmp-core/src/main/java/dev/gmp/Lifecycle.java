@@ -424,6 +424,7 @@ final class Lifecycle {
    */
   static boolean awaitTermination(Scheduler s, long timeout, TimeUnit unit)
       throws InterruptedException {
+    StackGuard.ensure(); // exitedThreads takes the scheduler lock: overflow here, not inside it
     long nanos = unit.toNanos(timeout);
     long start = System.nanoTime();
     // Terminated already: true, whatever the caller's interrupt status (kept), as the JDK's

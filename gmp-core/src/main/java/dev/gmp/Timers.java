@@ -216,7 +216,14 @@ final class Timers {
   }
 
   private void tidyAfterCancel() {
-    Lifecycle.tidy(s); // the last pending timer of a shut-down executor may be gone
+    // The last pending timer of a shut-down executor may be gone. The tidy-up takes the scheduler
+    // lock, which a cancel near its stack's end must not (StackGuard): sysmon retries it each
+    // round once shut down.
+    if (StackGuard.hasRoom()) {
+      Lifecycle.tidy(s);
+    } else {
+      s.sysmon.wake();
+    }
   }
 
   // ---------------------------------------------------------------- firing
