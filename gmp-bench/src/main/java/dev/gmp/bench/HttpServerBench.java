@@ -59,7 +59,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * request, from outside the executor: at light load every request is a wake-up. Handlers: {@code
  * tiny} answers "ok"; {@code sleep1} first calls {@code Thread.sleep(1)}, a blocking call nobody
  * marked, which only an executor that notices unmarked blocking (or has a thread per request) can
- * overlap; {@code read1} first waits 1 ms for a backend's answer in a read ({@link BackendCall}: a
+ * overlap ({@code sleep5}, 5 ms, with {@code -p handler=sleep5}: many clients blocked at once);
+ * {@code read1} first waits 1 ms for a backend's answer in a read ({@link BackendCall}: a
  * JDBC call, say), which Java reports as RUNNABLE. The Jetty handler keeps Jetty's default
  * invocation type, blocking: a handler declared non-blocking would run on the selector thread and
  * never reach the executor.
@@ -134,11 +135,12 @@ public class HttpServerBench {
     return switch (handler) {
       case "tiny" -> () -> {};
       case "sleep1" -> () -> Util.sleepNanos(1_000_000);
+      case "sleep5" -> () -> Util.sleepNanos(5_000_000); // not in the default set: -p handler=
       case "read1" -> BackendCall::call;
       case "read1marked" -> HttpServerBench::markedCall; // not in the default set: -p handler=
       default ->
           throw new IllegalArgumentException(
-              "handler must be tiny, sleep1, read1 or read1marked, was " + handler);
+              "handler must be tiny, sleep1, sleep5, read1 or read1marked, was " + handler);
     };
   }
 
