@@ -73,6 +73,13 @@ final class Carriers {
 
   private volatile int deferredCount;
 
+  /**
+   * Continuations queueDeferred has taken out of {@link #deferred} and not yet queued (sysmon's
+   * own writes): a tidy-up that read the list empty in between terminated the executor, and a
+   * deferred start was then refused after its Thread.start() had returned (it never ran).
+   */
+  private volatile int requeuing;
+
   private final Object deferLock = new Object();
 
   /** Continuations readied on the caller's own P (runnext), and Thread.yields (tests, dump). */
@@ -201,8 +208,17 @@ final class Carriers {
       cs = Arrays.copyOf(deferred, n);
       counted = Arrays.copyOf(deferredCounted, n);
       Arrays.fill(deferred, 0, n, null);
+      requeuing = n; // volatile, before the count's: anyDeferred never reads both empty early
       deferredCount = 0;
     }
+    try {
+      requeue(cs, counted);
+    } finally {
+      requeuing = 0; // volatile, after each start's admit put it in live (tryTidyLocked reads both)
+    }
+  }
+
+  private void requeue(Runnable[] cs, boolean[] counted) {
     for (int i = 0; i < cs.length; i++) {
       if (counted[i]) {
         Counters.count(continuations, -1); // counted by the call that overflowed
@@ -222,9 +238,13 @@ final class Carriers {
     }
   }
 
-  /** Whether continuations wait for sysmon's round (Lifecycle: not terminated before). */
+  /**
+   * Whether continuations wait for sysmon's round, or are being queued by it (Lifecycle: not
+   * terminated before). Read before {@link #liveCount}: once this reads false, a start it queued
+   * is in the live set.
+   */
   boolean anyDeferred() {
-    return deferredCount != 0;
+    return deferredCount != 0 || requeuing != 0;
   }
 
   private void ready(Run run, int kind) {
@@ -255,6 +275,9 @@ final class Carriers {
    * STOP here and is interrupted before it first runs.
    */
   private void admit(Thread vt) {
+    // An overflow delayed out of the lock below would leave it held (StackGuard): here, before
+    // anything changed, it reaches execute's handler, which defers the start to sysmon.
+    StackGuard.ensure();
     live.put(vt, Boolean.TRUE); // CHM: its CAS or bin lock publishes vt to interruptAll's walk
     // StoreLoad (G): the map's count may land in a new counter cell by a plain store, so the
     // CHM's own CASes are not relied on; this fence orders the add before the runState read.
@@ -263,9 +286,6 @@ final class Carriers {
       return;
     }
     boolean refused;
-    // An overflow delayed out of the lock would leave it held (StackGuard); here it reaches
-    // execute's handler before the lock, which defers the start to sysmon (admitted again there).
-    StackGuard.ensure();
     s.lock.lock();
     try {
       refused = s.runState >= Scheduler.TIDYING;

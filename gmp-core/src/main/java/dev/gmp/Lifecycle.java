@@ -319,8 +319,8 @@ final class Lifecycle {
         || s.spares.count != 0
         || !s.retake.zombies.isEmpty()
         || s.timers.anyLiveLocked() // delayed one-shots still run after shutdown (STPE)
-        || (c != null && c.liveCount() != 0) // a live virtual thread may resume (Dekker G)
-        || (c != null && c.anyDeferred())) { // one woken from a spent stack, for sysmon to queue
+        || (c != null && c.anyDeferred()) // one woken from a spent stack, for sysmon to queue
+        || (c != null && c.liveCount() != 0)) { // a live virtual thread may resume (Dekker G)
       return;
     }
     s.advanceRunState(Scheduler.TIDYING);
