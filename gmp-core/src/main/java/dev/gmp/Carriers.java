@@ -275,9 +275,6 @@ final class Carriers {
    * STOP here and is interrupted before it first runs.
    */
   private void admit(Thread vt) {
-    // An overflow delayed out of the lock below would leave it held (StackGuard): here, before
-    // anything changed, it reaches execute's handler, which defers the start to sysmon.
-    StackGuard.ensure();
     live.put(vt, Boolean.TRUE); // CHM: its CAS or bin lock publishes vt to interruptAll's walk
     // StoreLoad (G): the map's count may land in a new counter cell by a plain store, so the
     // CHM's own CASes are not relied on; this fence orders the add before the runState read.
@@ -286,6 +283,10 @@ final class Carriers {
       return;
     }
     boolean refused;
+    // An overflow delayed out of the lock would leave it held (StackGuard); here it reaches
+    // execute's handler before the lock, which defers the start to sysmon (admitted again there:
+    // a set's put). Only after shutdown: the probe would triple a start's cost on the hot path.
+    StackGuard.ensure();
     s.lock.lock();
     try {
       refused = s.runState >= Scheduler.TIDYING;
