@@ -142,7 +142,7 @@ class SubmitNearStackEndTest {
         if (diver.isAlive()) {
           fail("round " + round + ": a schedule never returned: " + ex.stats());
         }
-        assertTrue(lockFreeWithin(ex, LIVENESS_SECONDS),
+        assertTrue(TestSupport.lockFree(ex, LIVENESS_SECONDS),
             "round " + round + ": the scheduler lock stays held: " + ex.stats());
         CountDownLatch after = new CountDownLatch(2); // the Ms take the lock again
         ex.execute(after::countDown);
@@ -154,19 +154,11 @@ class SubmitNearStackEndTest {
           () -> "every accepted timer fires: " + ex.stats(), LIVENESS_SECONDS,
           () -> d.accepted.stream().allMatch(id -> d.runs.get(id) > 0));
     } finally {
-      if (lockFreeWithin(ex, 1)) { // else shutdown would wait for it forever: the failure says why
+      // Else shutdown would wait for the lock forever: the failure above says why.
+      if (TestSupport.lockFree(ex, 1)) {
         TestSupport.closer(ex).close();
       }
     }
-  }
-
-  /** Whether the scheduler lock can be taken within {@code seconds} (then it is given back). */
-  private static boolean lockFreeWithin(GmpExecutor ex, long seconds) throws InterruptedException {
-    if (!ex.sched.lock.tryLock(seconds, TimeUnit.SECONDS)) {
-      return false;
-    }
-    ex.sched.lock.unlock();
-    return true;
   }
 
   /** Numbered submissions from every frame of a recursion to the stack's end. */

@@ -195,6 +195,18 @@ final class TestSupport {
     }
   }
 
+  /**
+   * Whether the scheduler lock can be taken within {@code seconds} (then it is given back): false
+   * means it was left held, as by an overflow delayed out of its acquisition (StackGuard).
+   */
+  static boolean lockFree(GmpExecutor ex, long seconds) throws InterruptedException {
+    if (!ex.sched.lock.tryLock(seconds, TimeUnit.SECONDS)) {
+      return false;
+    }
+    ex.sched.lock.unlock();
+    return true;
+  }
+
   static Closer closer(GmpExecutor ex) {
     return new Closer(ex);
   }
