@@ -13,9 +13,9 @@
 #   run-jcstress.sh fences                            the two fence mutations, focused: both must
 #                                                     be caught, and the same run unmutated pass
 #
-# quick: -m quick -iters 1 -time 100 -sc false (catches every mutation but the two fences)
+# quick: -m quick -iters 1 -time 100 -sc false (catches every mutation but the fence entries')
 # long:  -m default -iters 3 -time 1000
-# fences: SpinnerRecheckVsSubmitStress, one C2 + ParallelGC configuration, -strideSize 1,
+# fences: the fence entries' tests, one C2 + ParallelGC configuration, -strideSize 1,
 #         -time $GMP_FENCES_TIME ms (default 4000), once per fence mutation on the mutant jar
 #         (up to $GMP_FENCES_TRIES runs, default 3, before "NOT CAUGHT") and once unmutated on
 #         the production jar.
@@ -144,8 +144,9 @@ case "$mode" in
   long) preset=(-m default -iters 3 -time 1000 -v) ;;
 esac
 
-# The fence mutations (a missing StoreLoad on either side of the spinning protocol) are caught
-# only when both actors run their store+load at the same moment: jcstress must re-synchronise
+# The fence mutations (a missing StoreLoad on either side of the spinning protocol; a shrink's
+# owner read a few instructions early) are caught only when both actors run their few
+# instructions at the same moment: jcstress must re-synchronise
 # them before every sample (-strideSize 1; with its default strides of 256 samples the spinner,
 # whose drop-P step comes first, falls behind and the windows of tens of nanoseconds rarely meet).
 # One configuration: C2 only, and ParallelGC, whose card mark has no StoreLoad of its own (G1's
@@ -156,8 +157,9 @@ fence_entries=(
   "SpinnerRecheckVsSubmitStress:dropSpinningNoFence"
   "SpinnerRecheckVsSubmitStress:plainRunnext"
   "TimerAddVsSleeperStress:timerSleeperNoFence"
+  "AcquireInTransitVsShrinkStress:shrinkOwnerFirst"
 )
-fence_tests=(SpinnerRecheckVsSubmitStress TimerAddVsSleeperStress)
+fence_tests=(SpinnerRecheckVsSubmitStress TimerAddVsSleeperStress AcquireInTransitVsShrinkStress)
 fences_preset=(-iters 1 -time "${GMP_FENCES_TIME:-4000}" -f 1 -sc false -v -strideSize 1 -strideCount 256)
 fence_jvm="-XX:-TieredCompilation -XX:+UseParallelGC"
 
@@ -351,6 +353,7 @@ if [ "$mode" = mutants ]; then
     "ExitsyscallVsRetakeStress:exitsyscallNoCas"
     "ExitsyscallVsTakeStress:exitsyscallNoCas"
     "RetakeVsTaskEndStress:retakeNoClaim"
+    "AcquireInTransitVsShrinkStress:shrinkOwnerFirst"
     "MoveToVsLatePushStress:moveToUnbounded"
     "LateHandoffVsWakeStress:lateHandoffNoCas"
     "TimerAddVsSleeperStress:timerSleeperNoFence"

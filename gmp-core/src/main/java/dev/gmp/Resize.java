@@ -74,6 +74,43 @@ final class Resize {
     resize(s, n, false);
   }
 
+  /**
+   * Retires pp, which the caller has just dropped from procs: dead, its queue on the global one,
+   * its timers to move once the lock is released. An idle P dies at once. One with an M (or in
+   * transit to one) goes on the zombie list, and its owner gets a claim, as a retake's (Dekker J,
+   * M#retakeClaim): a G it takes after the claim is settled under the lock before it starts
+   * (back to the global queue, Retake#mayStartAfterClaim), so no task starts on pp once the
+   * shrink returns; one that missed the claim had started before it. Lock held.
+   */
+  static void retireLocked(Scheduler s, P pp) {
+    if (s.idle.pidlegetSpecific(pp) != null) {
+      pp.setStatus(P.Pdead);
+    } else {
+      M early = Mutations.SHRINK_OWNER_FIRST ? pp.m() : null;
+      for (; ; ) { // CAS loop: the owner may be entering or leaving a syscall right now
+        int st = pp.status();
+        if (st == P.Pdead || pp.casStatus(st, P.Pdead)) {
+          break;
+        }
+      }
+      // The owner after the dead mark: an M taking pp in transit writes itself as owner before
+      // its own CAS (Scheduler#acquirep), so either that CAS fails or this read sees the M. Read
+      // first, it could miss an M that then started tasks on pp after this call returned.
+      // Volatile read after the CAS; the claim's volatile write needs no fence: nothing is read
+      // back here, and the lock's release publishes it before the shrink returns.
+      M owner = Mutations.SHRINK_OWNER_FIRST ? early : pp.m();
+      if (owner != null) {
+        owner.setClaimLocked(pp);
+      }
+      s.retake.zombies.add(pp); // capacity ensured by the caller
+    }
+    s.global.putRing(pp.runq);
+    s.timers.willMoveLocked(); // Go's moveTimers, once the lock is released
+    if (Jfr.on) {
+      Jfr.procState(s, pp.id, P.Pdead, null);
+    }
+  }
+
   /** @param api true: a setParallelism call, which pins n; false: sysmon following the CPUs */
   private static void resize(Scheduler s, int n, boolean api) {
     List<P> retired = null;
@@ -115,33 +152,8 @@ final class Resize {
         s.procs = fewer;
         s.gomaxprocs = n;
         for (int i = n; i < old; i++) {
-          P pp = cur[i];
-          if (s.idle.pidlegetSpecific(pp) != null) {
-            pp.setStatus(P.Pdead);
-          } else {
-            // A claim on the P's M first, as a retake's (Dekker J, M#retakeClaim): a G it takes
-            // after this write is settled under the lock before it starts (back to the global
-            // queue, Retake#mayStartAfterClaim), so no task starts on pp once this call returns;
-            // one that missed the write had started before it: a task running at that moment.
-            // No fence: nothing here is read back, and the CAS below orders the write before it.
-            M owner = pp.m();
-            if (owner != null) {
-              owner.setClaimLocked(pp);
-            }
-            for (; ; ) { // CAS loop: the owner may be entering or leaving a syscall right now
-              int st = pp.status();
-              if (st == P.Pdead || pp.casStatus(st, P.Pdead)) {
-                break;
-              }
-            }
-            s.retake.zombies.add(pp);
-          }
-          s.global.putRing(pp.runq);
-          s.timers.willMoveLocked(); // Go's moveTimers, once the lock is released
-          retired.add(pp); // fits
-          if (Jfr.on) {
-            Jfr.procState(s, pp.id, P.Pdead, null);
-          }
+          retireLocked(s, cur[i]);
+          retired.add(cur[i]); // fits
         }
         Lifecycle.tryTidyLocked(s);
       }

@@ -140,8 +140,10 @@ import java.util.function.IntToLongFunction;
  *       take its next G by a CAS or under the lock (findRunnable), then read the claim
  *       (SchedulingLoop#mayStart); one it sees is settled under the lock, where a G taken for a
  *       dead P goes to the global queue unstarted (Retake#mayStartAfterClaim). A shrink
- *       (Resize#resize) writes the same claim on a retired P's M before marking it dead; it
- *       reads nothing back, so a start that misses the claim came before the call returned.
+ *       (Resize#retireLocked) marks a retired P dead (CAS), then reads its owner and writes the
+ *       same claim on it; an M taking a P in transit writes itself as owner before its CAS
+ *       (Scheduler#acquirep). Whichever CAS came second sees the other's side: acquirep's fails,
+ *       or the shrink reads that M. A start that misses the claim came before the call returned.
  * </ol>
  *
  * <p><b>CAS arbitrations</b> (one winner, no fence argument): exitsyscall's fast path vs sysmon's
@@ -584,6 +586,10 @@ final class Scheduler extends SchedulerPad1 {
 
   /** acquirep: binds pp to m. False if pp was retired while in transit to m. */
   boolean acquirep(M m, P pp) {
+    // The owner before the status, which publishes it: a shrink that marks pp dead after this
+    // CAS reads m as its owner and claims m's next start (Resize#retireLocked). Written after,
+    // a shrink between the two missed both the owner and the dead mark's effect on m.
+    pp.setM(m);
     if (!pp.casStatus(P.Pidle, P.Prunning)) { // CAS: setParallelism may retire it concurrently
       lock.lock();
       try {
@@ -595,7 +601,6 @@ final class Scheduler extends SchedulerPad1 {
       return false;
     }
     pp.heldBy = null; // acquired: nobody's hand now (P#heldBy)
-    pp.setM(m);
     m.p = pp;
     if (m.spinning) {
       idle.spinnerArrived();

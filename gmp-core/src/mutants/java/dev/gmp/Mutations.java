@@ -66,6 +66,12 @@ final class Mutations {
    */
   static final boolean RETAKE_NO_CLAIM = flag("retakeNoClaim");
 
+  /**
+   * A shrink reads a retired P's owner before marking it dead (the code before 2026-12-07), so an
+   * M whose acquirep CAS lands between the two gets no claim and may start tasks on the dead P.
+   */
+  static final boolean SHRINK_OWNER_FIRST = flag("shrinkOwnerFirst");
+
   /** exitsyscall's fast path reads and then writes the P's status instead of CASing it. */
   static final boolean EXITSYSCALL_NO_CAS = flag("exitsyscallNoCas");
 

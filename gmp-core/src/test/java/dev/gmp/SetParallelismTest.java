@@ -190,7 +190,10 @@ class SetParallelismTest {
    * (4-20 rounds of 200 in a user's check, up to 16 ms after the call returned), and tasks
    * started after the shrink computed beside each other. A task may still find its P dead at its
    * first line: its M let it start just before the claim (a task running at that moment), and
-   * then the claim is still there, once per M and round.
+   * then the claim is still there, once per M and round. Until 2026-12-07 an M picking up a P
+   * in transit could still miss the claim (once in a CI run: the shrink read the P's owner
+   * before that M wrote itself, and marked it dead after the M's CAS); that race has its own
+   * jcstress test, AcquireInTransitVsShrinkStress.
    */
   @Test
   void noTaskStartsOnARetiredProcessorOnceTheShrinkReturned() throws Exception {
