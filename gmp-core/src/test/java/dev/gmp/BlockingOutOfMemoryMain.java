@@ -35,6 +35,20 @@ public final class BlockingOutOfMemoryMain {
     }
   }
 
+  /** Whether t is parked in a latch's await (get() on a future): checked before the fill. */
+  private static boolean waitsInGet(Thread t) {
+    if (t.getState() != Thread.State.WAITING) {
+      return false;
+    }
+    for (StackTraceElement f : t.getStackTrace()) {
+      if (f.getClassName().equals("java.util.concurrent.CountDownLatch")
+          && f.getMethodName().equals("await")) {
+        return t.getState() == Thread.State.WAITING; // still: the trace was taken while it was
+      }
+    }
+    return false;
+  }
+
   private static void run(GmpExecutor ex) throws Exception {
     ex.submit(() -> GmpExecutor.blocking(NOTHING)).get(); // every call site linked, classes loaded
     // Queued work and a P that would look blocked: sysmon hands such a P to another M.
@@ -61,8 +75,11 @@ public final class BlockingOutOfMemoryMain {
     Thread main = Thread.currentThread();
     ex.submit(() -> {
       // Fill only once main waits in get(), which allocates its latch on the way in: main
-      // descheduled between submit and get used to meet a full heap there and die of it.
-      while (main.getState() != Thread.State.WAITING) {
+      // descheduled between submit and get used to meet a full heap there and die of it. Its
+      // state alone is not enough: main also waits (WAITING) for the scheduler lock inside
+      // submit's wake-up when sysmon holds it, and then met the full heap in get() (once in
+      // three test runs beside a CPU burner). Parked in the latch's await, it allocates nothing.
+      while (!waitsInGet(main)) {
         Thread.onSpinWait();
       }
       List<Object> hog = new ArrayList<>(1 << 16);
