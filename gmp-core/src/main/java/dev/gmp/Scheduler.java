@@ -57,7 +57,8 @@ import java.util.function.IntToLongFunction;
  *       {@link Spares#takeLateHandoffLocked}),
  *       <i>in hand</i> (Pidle, on no list, in one thread's local variable between taking and
  *       placing or acquiring it, {@link P#heldBy} that thread: if an Error ends the step, that
- *       thread gives it back, {@link Idle#reclaimHeldLocked}),
+ *       thread gives it back, {@link Idle#reclaimHeldLocked}; in transit or in hand, {@code
+ *       p.m()} may already name the M whose acquirep is about to CAS it to Prunning),
  *       <i>zombie</i> (Pdead, on {@link Retake#zombies}, still held by an M that has not noticed)
  *       or <i>dead</i> (Pdead, on no list, ring empty). A P on the idle list has an empty ring:
  *       thieves skip such Ps ({@code P.onIdleList}), so whoever idles a P first moves its ring to
