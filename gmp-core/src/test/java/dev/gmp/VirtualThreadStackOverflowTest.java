@@ -45,6 +45,10 @@ class VirtualThreadStackOverflowTest {
       if (i >= WAITERS) {
         return 0;
       }
+      // An overflow here, with i taken, leaves waiter i unwoken by the waker: the test's own
+      // miss, not a strand (the loop after the waker sets its flag). Until 2026-12-07 that loop
+      // only unparked, and waiter 0, woken with the least stack left, woke, read its flag unset
+      // and parked for good whenever the JIT had left this store a frame to overflow in.
       go[i].set(true);
       try {
         LockSupport.unpark(waiters[i]);
@@ -79,8 +83,11 @@ class VirtualThreadStackOverflowTest {
         }
       });
       assertTrue(waker.join(Duration.ofSeconds(TestSupport.LIVENESS_SECONDS)), "the waker ended");
-      for (Thread t : waiters) {
-        LockSupport.unpark(t); // from a stack with room: one left parked by an overflow wakes
+      for (int i = 0; i < WAITERS; i++) {
+        // From a stack with room: a waiter left parked by an overflow wakes, and one whose flag
+        // the waker's own overflow left unset (in depth, before its unpark) now ends too.
+        go[i].set(true);
+        LockSupport.unpark(waiters[i]);
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TestSupport.LIVENESS_SECONDS);
       List<String> strandedByGmp = new ArrayList<>();
