@@ -312,7 +312,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   /**
    * Stops accepting tasks, interrupts the running ones, and returns every queued task that never
    * started. With a {@link Builder#taskDecorator taskDecorator}, these are the decorated
-   * Runnables, as queued (ThreadPoolExecutor returns what it queued too).
+   * Runnables, as queued (ThreadPoolExecutor returns what it queued too); a task of {@code
+   * submit} or {@code invokeAll} comes back as its future, whose {@code run()} runs it inside
+   * its decoration.
    */
   @Override
   public List<Runnable> shutdownNow() {
@@ -625,6 +627,12 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
      * restore it around the task. What it returns is queued, run and returned by {@link
      * GmpExecutor#shutdownNow}. If it throws, that execute throws it and nothing is queued;
      * null is a NullPointerException. Default: none, at no cost.
+     *
+     * <p>For {@code submit} and {@code invokeAll} it is given the task's future, and what it
+     * returns must call that future's {@code run()} on its own thread (a context-restoring
+     * wrapper does): wherever the future runs, in place inside a task that waits for it too, it
+     * runs inside that wrapper, once. A wrapper that returns without running it fails the future
+     * with an {@code IllegalStateException}.
      *
      * @param decorator wraps each task
      * @return this builder

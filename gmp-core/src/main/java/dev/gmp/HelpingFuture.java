@@ -40,8 +40,8 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * another thread already runs cannot be helped; the wait then goes through {@link
  * Syscall#blocking} (entersyscall), so the P goes to another thread if work waits, as for any
  * declared blocking call. A timed {@code get} never runs the task in place (its run could outlast
- * the timeout) and only declares the wait. Under a task decorator submit uses a plain FutureTask instead: the queue
- * must hold the decorated task, and running the bare one in place would skip the decorator.
+ * the timeout) and only declares the wait. Under a task decorator the future is a {@link
+ * DecoratedFuture}, whose claimed run runs the task inside its decoration: in place too.
  *
  * <p>The future's own states follow FutureTask's (the same transitions, so the same answers to
  * {@code cancel}, {@code isDone} and {@code get} in every interleaving); a thread that must block
@@ -49,7 +49,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * the object carries the scheduling status and queue links ({@link G}); outside the package it is
  * a {@code RunnableFuture} and nothing more.
  */
-final class HelpingFuture<V> extends G implements RunnableFuture<V> {
+class HelpingFuture<V> extends G implements RunnableFuture<V> {
   // The future's states (FutureTask's). Only PENDING is left, and only by CAS: to COMPLETING when
   // the run ends (then SUCCEEDED or FAILED), to CANCELLED, or to INTERRUPTING (then INTERRUPTED).
   private static final int PENDING = 0;
@@ -172,15 +172,22 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (state != PENDING || !claimRun(returned)) {
       return false;
     }
-    Object w = slot;
-    if (w != null && state == PENDING) { // a cancel may have come after the first look
+    callTask();
+    ranClaimed();
+    return true;
+  }
+
+  /** Runs the task (none once cancelled) and ends the future with its outcome. Claim held. */
+  final void callTask() {
+    Object task = slot;
+    if (task != null && state == PENDING) { // a cancel may have come after the first look
       Object result = null;
       int end;
       try {
-        if (w instanceof Callable<?> c) {
+        if (task instanceof Callable<?> c) {
           result = c.call();
         } else {
-          ((Runnable) w).run();
+          ((Runnable) task).run();
         }
         end = SUCCEEDED;
       } catch (Throwable e) {
@@ -189,6 +196,10 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
       }
       finish(result, end);
     }
+  }
+
+  /** The claimed run is over: the thread is let go. */
+  final void ranClaimed() {
     // cancel(true) may be interrupting this thread: let it finish, so that its interrupt lands
     // while the task still runs and never in whatever this thread runs next.
     while (state == INTERRUPTING) {
@@ -196,10 +207,10 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     }
     // Release store: nothing reads the thread after this point (cancel only while PENDING).
     RUNNER.lazySet(this, RAN);
-    return true;
   }
 
-  private boolean claimRun(boolean returned) {
+
+  final boolean claimRun(boolean returned) {
     Object r = runner;
     if (!unclaimed(r) && !(returned && r == RETURNED)) {
       return false;
@@ -221,6 +232,16 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
   /** Whether a runner value says nobody has claimed the run: the scheduler, or null. */
   private static boolean unclaimed(Object r) {
     return r == null || r instanceof Scheduler;
+  }
+
+  /** Ends the future with {@code e} unless it has ended (DecoratedFuture: a wrapper's failure). */
+  final void fail(Throwable e) {
+    finish(e, FAILED);
+  }
+
+  /** Whether {@code t} holds the claim on this future's run. */
+  final boolean claimedBy(Thread t) {
+    return runner == t;
   }
 
   private void finish(Object result, int end) {
@@ -546,7 +567,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
     try {
       for (Callable<T> t : tasks) {
-        RunnableFuture<T> f = ex.newTaskFor(t);
+        RunnableFuture<T> f = ex.futureFor(t);
         futures.add(f);
         ex.executeFuture(f);
       }
@@ -581,7 +602,7 @@ final class HelpingFuture<V> extends G implements RunnableFuture<V> {
     ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
     try {
       for (Callable<T> t : tasks) {
-        futures.add(ex.newTaskFor(t));
+        futures.add(ex.futureFor(t));
       }
       int n = futures.size();
       for (int i = 0; i < n; i++) {

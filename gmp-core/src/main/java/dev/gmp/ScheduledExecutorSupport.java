@@ -32,7 +32,9 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   /**
    * The future of {@code submit}, {@code invokeAll} and {@code invokeAny}: its {@code get()} from
    * one of this executor's tasks runs the task in place if no thread has started it (see {@link
-   * HelpingFuture}); a plain FutureTask under a task decorator.
+   * HelpingFuture}); a plain FutureTask under a task decorator (invokeAny's
+   * ExecutorCompletionService wraps it in a future of its own, which execute decorates; submit
+   * and invokeAll make a {@link DecoratedFuture} instead).
    *
    * @param <T> the task's result type
    * @param callable the task
@@ -71,7 +73,8 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   @Override
   public Future<?> submit(Runnable task) {
     if (decorator != null) {
-      return super.submit(task);
+      rejectIfShutdown(Objects.requireNonNull(task, "task")); // null first, as without one
+      return queued(DecoratedFuture.<Void>of(sched, decorator, task, null, true));
     }
     return queued(new HelpingFuture<Void>(sched, task, null, true));
   }
@@ -85,7 +88,8 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   @Override
   public <T> Future<T> submit(Runnable task, T result) {
     if (decorator != null) {
-      return super.submit(task, result);
+      rejectIfShutdown(Objects.requireNonNull(task, "task")); // null first, as without one
+      return queued(DecoratedFuture.of(sched, decorator, task, result, true));
     }
     return queued(new HelpingFuture<>(sched, task, result, true));
   }
@@ -99,14 +103,27 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   @Override
   public <T> Future<T> submit(Callable<T> task) {
     if (decorator != null) {
-      return super.submit(task);
+      rejectIfShutdown(Objects.requireNonNull(task, "task")); // null first, as without one
+      return queued(DecoratedFuture.of(sched, decorator, task, true));
     }
     return queued(new HelpingFuture<>(sched, task, true));
   }
 
   /**
-   * invokeAll's execute of a future newTaskFor made: a HelpingFuture is queued as its own G, once
-   * (claimQueue); a FutureTask (under a decorator) is executed like any task.
+   * invokeAll's future for {@code task}: as {@link #newTaskFor(Callable)}, but a HelpingFuture
+   * under a task decorator too, decorated (invokeAll queues it itself, by executeFuture).
+   */
+  final <T> RunnableFuture<T> futureFor(Callable<T> task) {
+    if (decorator != null) {
+      rejectIfShutdown(Objects.requireNonNull(task, "task")); // null first, as without one
+      return DecoratedFuture.of(sched, decorator, task, false);
+    }
+    return new HelpingFuture<>(sched, task, false);
+  }
+
+  /**
+   * invokeAll's execute of a future futureFor made: a HelpingFuture is queued as its own G, once
+   * (claimQueue); anything else is executed like any task.
    */
   final void executeFuture(RunnableFuture<?> f) {
     if (f instanceof HelpingFuture<?> h && h.claimQueue(sched)) {

@@ -233,4 +233,135 @@ class TaskDecoratorTest {
         () -> GmpExecutor.builder().taskDecorator(null));
     assertEquals("taskDecorator", e.getMessage());
   }
+
+  /**
+   * A task that waits on a future it submitted, under a decorator, runs the child in place inside
+   * the child's own decoration, as without one: a tree of such waits at parallelism 1 with no
+   * spare threads completes on one thread, each task decorated once and run with the context of
+   * the task that submitted it. Until 2026-12-07 a decorated submit made a plain FutureTask, whose
+   * get() waited unmarked for a retake that the spare budget of 0 refused: the tree never ended.
+   */
+  @Test
+  void underADecoratorAWaitOnAChildRunsItInPlaceInItsOwnContext() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .maxSpareThreads(0).taskDecorator(capturing(calls)).build())) {
+      GmpExecutor ex = c.ex();
+      java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
+      CTX.set("root");
+      Future<Integer> root;
+      try {
+        root = ex.submit(() -> node(ex, 3, "root", threads, wrong));
+      } finally {
+        CTX.remove();
+      }
+      assertEquals(8, root.get(LIVENESS_SECONDS, TimeUnit.SECONDS), "the tree's leaves");
+      assertEquals(15, calls.get(), "each of the 15 tasks decorated once");
+      assertEquals(1, threads.size(), "every wait ran its child in place: " + threads);
+      assertTrue(wrong.isEmpty(), "tasks that ran outside their own context: " + wrong);
+    }
+  }
+
+  /** A tree node: checks its context, sets its children's, submits both and waits for them. */
+  private static int node(GmpExecutor ex, int level, String expected, java.util.Set<Thread> threads,
+      ConcurrentLinkedQueue<String> wrong) throws Exception {
+    threads.add(Thread.currentThread());
+    if (!expected.equals(CTX.get())) {
+      wrong.add(expected + " ran with " + CTX.get());
+    }
+    if (level == 0) {
+      return 1;
+    }
+    String left = expected + "L";
+    String right = expected + "R";
+    CTX.set(left);
+    Future<Integer> l = ex.submit(() -> node(ex, level - 1, left, threads, wrong));
+    CTX.set(right);
+    Future<Integer> r = ex.submit(() -> node(ex, level - 1, right, threads, wrong));
+    CTX.set(expected);
+    return l.get() + r.get();
+  }
+
+  /** invokeAll from a task under a decorator: the same, each callable decorated once. */
+  @Test
+  void underADecoratorInvokeAllFromATaskRunsTheCallablesInPlace() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .maxSpareThreads(0).taskDecorator(capturing(calls)).build())) {
+      GmpExecutor ex = c.ex();
+      Future<List<String>> all = ex.submit(() -> {
+        CTX.set("parent");
+        List<Callable<String>> tasks = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          int n = i;
+          tasks.add(() -> CTX.get() + n + (GmpExecutor.current() == ex ? "" : " outside"));
+        }
+        List<String> out = new ArrayList<>();
+        for (Future<String> f : ex.invokeAll(tasks)) {
+          out.add(f.get());
+        }
+        return out;
+      });
+      assertEquals(List.of("parent0", "parent1", "parent2", "parent3", "parent4"),
+          all.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertEquals(6, calls.get(), "the submit and each of the 5 callables, once");
+    }
+  }
+
+  /**
+   * A submitted task's decoration must run the future it was given, on its own thread: one that
+   * drops it ends the future with an IllegalStateException naming both rather than leave its
+   * get() waiting for good; one that throws before running it ends the future with that error;
+   * one that throws after it keeps the task's outcome and reports the error to the handler.
+   */
+  @Test
+  void aDecorationThatDoesNotRunTheTaskEndsItsFuture() throws Exception {
+    ConcurrentLinkedQueue<Throwable> reported = new ConcurrentLinkedQueue<>();
+    IllegalArgumentException before = new IllegalArgumentException("before the task");
+    IllegalArgumentException after = new IllegalArgumentException("after the task");
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .uncaughtExceptionHandler((t, e) -> reported.add(e))
+        .taskDecorator(r -> {
+          String what = CTX.get() == null ? "" : CTX.get(); // the submitter's
+          return () -> {
+            switch (what) {
+              case "drop" -> { }
+              case "before" -> throw before;
+              case "after" -> {
+                r.run();
+                throw after;
+              }
+              default -> r.run();
+            }
+          };
+        }).build())) {
+      GmpExecutor ex = c.ex();
+      Future<String> dropped = submitWith(ex, "drop");
+      Future<String> failedBefore = submitWith(ex, "before");
+      Future<String> failedAfter = submitWith(ex, "after");
+      java.util.concurrent.ExecutionException e = assertThrows(
+          java.util.concurrent.ExecutionException.class,
+          () -> dropped.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertInstanceOf(IllegalStateException.class, e.getCause());
+      assertTrue(e.getCause().getMessage().contains("returned without running the task"),
+          e.getCause().getMessage());
+      e = assertThrows(java.util.concurrent.ExecutionException.class,
+          () -> failedBefore.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      assertSame(before, e.getCause());
+      assertEquals("ran", failedAfter.get(LIVENESS_SECONDS, TimeUnit.SECONDS));
+      TestSupport.awaitCondition("the late error reported", () -> reported.contains(after));
+      assertEquals(List.of(after), List.copyOf(reported), "only the error after the task");
+    }
+  }
+
+  /** Submits, from a thread whose context names what the test decorator does with the task. */
+  private static Future<String> submitWith(GmpExecutor ex, String what) {
+    CTX.set(what);
+    try {
+      return ex.submit(() -> "ran");
+    } finally {
+      CTX.remove();
+    }
+  }
 }
