@@ -25,20 +25,24 @@ final class DecoratedFuture<V> extends HelpingFuture<V> {
 
   private final Scheduler sched;
 
-  /** What the decorator returned for this future; set before the future is queued or handed out. */
-  private Runnable wrapper;
+  /** What the decorator returned for this future (final: published with the future). */
+  private final Runnable wrapper;
 
   /** Plain: written and read only by the thread that claimed the run (the claim is for good). */
   private int phase = IDLE;
 
-  private DecoratedFuture(Scheduler sched, Callable<V> callable, boolean queued) {
+  private DecoratedFuture(
+      Scheduler sched, UnaryOperator<Runnable> decorator, Callable<V> callable, boolean queued) {
     super(sched, callable, queued);
     this.sched = sched;
+    this.wrapper = ScheduledExecutorSupport.decorate(decorator, this); // last: sees a whole future
   }
 
-  private DecoratedFuture(Scheduler sched, Runnable task, V value, boolean queued) {
+  private DecoratedFuture(Scheduler sched, UnaryOperator<Runnable> decorator, Runnable task,
+      V value, boolean queued) {
     super(sched, task, value, queued);
     this.sched = sched;
+    this.wrapper = ScheduledExecutorSupport.decorate(decorator, this); // as above
   }
 
   /**
@@ -49,23 +53,18 @@ final class DecoratedFuture<V> extends HelpingFuture<V> {
    */
   static <V> HelpingFuture<V> of(
       Scheduler sched, UnaryOperator<Runnable> decorator, Callable<V> callable, boolean queued) {
-    return new DecoratedFuture<>(sched, callable, queued).wrapIn(decorator);
+    return new DecoratedFuture<>(sched, decorator, callable, queued);
   }
 
   /** As {@link #of(Scheduler, UnaryOperator, Callable, boolean)}, for a Runnable and its value. */
   static <V> HelpingFuture<V> of(
       Scheduler sched, UnaryOperator<Runnable> decorator, Runnable task, V value, boolean queued) {
-    return new DecoratedFuture<>(sched, task, value, queued).wrapIn(decorator);
-  }
-
-  private DecoratedFuture<V> wrapIn(UnaryOperator<Runnable> decorator) {
-    wrapper = ScheduledExecutorSupport.decorate(decorator, this);
-    return this;
+    return new DecoratedFuture<>(sched, decorator, task, value, queued);
   }
 
   @Override
   boolean runHere(boolean returned) {
-    // The wrapper's call back: on the claiming thread, inside wrapper.run() below. Any other
+    // The wrapper's call back: on the claiming thread, inside w.run() below. Any other
     // thread's run (an M reaching the G while a waiter runs it in place) finds the run claimed;
     // a second call back, or the task's own call of run(), finds the task called.
     if (phase == WRAPPED && claimedBy(Thread.currentThread())) {
@@ -76,10 +75,17 @@ final class DecoratedFuture<V> extends HelpingFuture<V> {
     if (isDone() || !claimRun(returned)) {
       return false;
     }
+    Runnable w = wrapper;
+    if (w == null) { // run by the decorator itself, before it returned a wrapper: inside it
+      phase = CALLED;
+      callTask();
+      ranClaimed();
+      return true;
+    }
     phase = WRAPPED;
     Throwable failure = null;
     try {
-      wrapper.run();
+      w.run();
     } catch (Throwable e) {
       failure = e;
     }

@@ -355,6 +355,29 @@ class TaskDecoratorTest {
     }
   }
 
+  /**
+   * A decorator that runs the future it is given while it decorates it (in submit's thread) runs
+   * the task there, once: the future is done when submit returns, and its queued run later does
+   * nothing. (Before its wrapper exists, that run cannot go through one.)
+   */
+  @Test
+  void aDecoratorThatRunsTheFutureAtOnceRunsTheTaskOnce() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.builder().parallelism(1)
+        .taskDecorator(r -> {
+          r.run();
+          return r;
+        }).build())) {
+      GmpExecutor ex = c.ex();
+      Future<Integer> f = ex.submit(runs::incrementAndGet);
+      assertTrue(f.isDone(), "ran inside submit, by the decorator");
+      assertEquals(1, f.get());
+      ex.shutdown();
+      assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS)); // f's G ran too
+      assertEquals(1, runs.get(), "the queued run and the wrapper's did nothing more");
+    }
+  }
+
   /** Submits, from a thread whose context names what the test decorator does with the task. */
   private static Future<String> submitWith(GmpExecutor ex, String what) {
     CTX.set(what);
