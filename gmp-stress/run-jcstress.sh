@@ -358,6 +358,7 @@ if [ "$mode" = mutants ]; then
     "LateHandoffVsWakeStress:lateHandoffNoCas"
     "TimerAddVsSleeperStress:timerSleeperNoFence"
     "FutureRunOnceStress:futureRunNoCas"
+    "DecoratedFutureRunOnceStress:futureRunNoCas"
     "FutureRunVsReturnStress:futureRunNoCas"
     "FutureEndVsWaiterStress:futureWakeEarly"
   )
