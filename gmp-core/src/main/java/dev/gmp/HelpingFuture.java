@@ -209,7 +209,6 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     RUNNER.lazySet(this, RAN);
   }
 
-
   final boolean claimRun(boolean returned) {
     Object r = runner;
     if (!unclaimed(r) && !(returned && r == RETURNED)) {
