@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -281,6 +282,28 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks)
       throws InterruptedException {
     return HelpingFuture.invokeAll(this, tasks);
+  }
+
+  /**
+   * Runs the tasks and returns the result of one that succeeded; the others are cancelled
+   * (AbstractExecutorService's contract). From one of this executor's tasks, the tasks are queued
+   * and waited for newest first, as {@link #invokeAll(Collection)} does: the waiting task runs in
+   * place any that no thread has started, so the call needs no other thread. From any other
+   * thread, and with a timeout, it is AbstractExecutorService's.
+   *
+   * @throws NullPointerException if tasks or any of its elements is null
+   * @throws IllegalArgumentException if tasks is empty
+   * @throws ExecutionException if no task succeeded (the last failure is its cause)
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
+      throws InterruptedException, ExecutionException {
+    M m = ThreadTable.currentM();
+    if (m != null && m.sched == sched && m.runningTaskP(sched) != null) {
+      return HelpingFuture.invokeAnyInTask(this, tasks);
+    }
+    return super.invokeAny(tasks);
   }
 
   /**

@@ -633,6 +633,47 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     }
   }
 
+  // ---------------------------------------------------------------- invokeAny
+
+  /**
+   * GmpExecutor#invokeAny from one of {@code ex}'s own tasks: every task queued as its own
+   * future, then waited for newest first as invokeAll does, so that the waiting task runs in
+   * place what no thread has started (and waits, declared, for what another thread runs); the
+   * first that succeeds is the answer, and every other future is cancelled.
+   * AbstractExecutorService's version waits on a completion queue, off the CPU and unmarked: a
+   * retake and a spare thread per call, and no answer at all with no spare threads allowed.
+   */
+  static <T> T invokeAnyInTask(
+      ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks)
+      throws InterruptedException, ExecutionException {
+    Objects.requireNonNull(tasks, "tasks");
+    if (tasks.isEmpty()) {
+      throw new IllegalArgumentException("invokeAny: no tasks");
+    }
+    ArrayList<RunnableFuture<T>> futures = new ArrayList<>(tasks.size());
+    try {
+      for (Callable<T> t : tasks) {
+        futures.add(ex.futureFor(t)); // every one made (a null is an NPE) before any is queued
+      }
+      for (RunnableFuture<T> f : futures) {
+        ex.executeFuture(f);
+      }
+      ExecutionException failed = null;
+      for (int i = futures.size() - 1; i >= 0; i--) {
+        try {
+          return futures.get(i).get();
+        } catch (ExecutionException e) {
+          failed = e; // AbstractExecutorService's answer when none succeeds: the last failure
+        } catch (CancellationException e) {
+          failed = new ExecutionException(e); // cancelled by its own task's call: a failure too
+        }
+      }
+      throw failed;
+    } finally {
+      cancelAll(futures); // the rest never start, or are interrupted (the contract's cancel)
+    }
+  }
+
   private static void cancelAll(List<? extends Future<?>> futures) {
     for (Future<?> f : futures) {
       f.cancel(true); // a no-op on a done one

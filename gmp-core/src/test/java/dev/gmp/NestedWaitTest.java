@@ -212,4 +212,64 @@ class NestedWaitTest {
     // Run in place without its decoration, the child would see its parent's decorated task.
     assertSame(seen[1], seen[0]);
   }
+
+  /**
+   * invokeAny from a task needs no other thread: with parallelism 1 and no spare threads it
+   * answers, from the newest task run in place, and the tasks it did not need never run (they
+   * are cancelled). Before 2026-12-07 it waited on AbstractExecutorService's completion queue,
+   * unmarked, for a retake the spare budget of 0 refused: it never returned.
+   */
+  @Test
+  void invokeAnyInsideATaskNeedsNoOtherThread() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build());
+    AtomicIntegerArray runs = new AtomicIntegerArray(3);
+    List<Callable<String>> tasks = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      int n = i;
+      tasks.add(() -> {
+        runs.incrementAndGet(n);
+        return "task " + n;
+      });
+    }
+    Thread[] ranOn = new Thread[1];
+    String answer = ex.submit(() -> {
+      ranOn[0] = Thread.currentThread();
+      return ex.invokeAny(tasks);
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertEquals("task 2", answer, "the newest, run in place first");
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals("[0, 0, 1]", runs.toString(), "the others were cancelled, never run");
+    assertEquals(1, ex.stats().peakThreads(), "one thread: " + ex.stats());
+  }
+
+  /**
+   * invokeAny from a task when every task fails: each runs once, and the ExecutionException
+   * carries a task's failure (AbstractExecutorService's contract); bad input is refused first.
+   */
+  @Test
+  void invokeAnyInsideATaskReportsAFailureWhenNoneSucceeds() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build());
+    AtomicIntegerArray runs = new AtomicIntegerArray(3);
+    List<Callable<String>> tasks = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      int n = i;
+      tasks.add(() -> {
+        runs.incrementAndGet(n);
+        throw new IllegalStateException("task " + n);
+      });
+    }
+    Throwable[] seen = new Throwable[3];
+    ex.submit(() -> {
+      seen[0] = assertThrows(ExecutionException.class, () -> ex.invokeAny(tasks));
+      seen[1] = assertThrows(IllegalArgumentException.class, () -> ex.invokeAny(List.of()));
+      List<Callable<String>> withNull = new ArrayList<>(tasks);
+      withNull.add(null);
+      seen[2] = assertThrows(NullPointerException.class, () -> ex.invokeAny(withNull));
+      return null;
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertTrue(seen[0].getCause() instanceof IllegalStateException, String.valueOf(seen[0]));
+    assertTrue(seen[0].getCause().getMessage().startsWith("task "), seen[0].getCause().toString());
+    assertEquals("[1, 1, 1]", runs.toString(), "each failing task ran once; none ran again");
+  }
 }
