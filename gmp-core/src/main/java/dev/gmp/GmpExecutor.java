@@ -299,8 +299,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   @Override
   public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
       throws InterruptedException, ExecutionException {
-    M m = ThreadTable.currentM();
-    if (m != null && m.sched == sched && m.runningTaskP(sched) != null) {
+    if (HelpingFuture.callerIsTaskOf(sched)) {
       return HelpingFuture.invokeAnyInTask(this, tasks);
     }
     return super.invokeAny(tasks);

@@ -533,6 +533,12 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     return m != null && m.runningTaskP(m.sched) != null ? m : null;
   }
 
+  /** Whether the caller is a task of {@code s}'s executor running on its P (see taskM). */
+  static boolean callerIsTaskOf(Scheduler s) {
+    M m = taskM();
+    return m != null && m.sched == s;
+  }
+
   /** As FutureTask's: the state, and the task while it has not ended. */
   @Override
   public String toString() {
