@@ -223,19 +223,9 @@ class NestedWaitTest {
   void invokeAnyInsideATaskNeedsNoOtherThread() throws Exception {
     GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build());
     AtomicIntegerArray runs = new AtomicIntegerArray(3);
-    List<Callable<String>> tasks = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      int n = i;
-      tasks.add(() -> {
-        runs.incrementAndGet(n);
-        return "task " + n;
-      });
-    }
-    Thread[] ranOn = new Thread[1];
-    String answer = ex.submit(() -> {
-      ranOn[0] = Thread.currentThread();
-      return ex.invokeAny(tasks);
-    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    List<Callable<String>> tasks = counted(runs, n -> "task " + n);
+    String answer = ex.submit(() -> ex.invokeAny(tasks))
+        .get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
     assertEquals("task 2", answer, "the newest, run in place first");
     ex.shutdown();
     assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
@@ -251,14 +241,9 @@ class NestedWaitTest {
   void invokeAnyInsideATaskReportsAFailureWhenNoneSucceeds() throws Exception {
     GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build());
     AtomicIntegerArray runs = new AtomicIntegerArray(3);
-    List<Callable<String>> tasks = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      int n = i;
-      tasks.add(() -> {
-        runs.incrementAndGet(n);
-        throw new IllegalStateException("task " + n);
-      });
-    }
+    List<Callable<String>> tasks = counted(runs, n -> {
+      throw new IllegalStateException("task " + n);
+    });
     Throwable[] seen = new Throwable[3];
     ex.submit(() -> {
       seen[0] = assertThrows(ExecutionException.class, () -> ex.invokeAny(tasks));
@@ -271,5 +256,19 @@ class NestedWaitTest {
     assertTrue(seen[0].getCause() instanceof IllegalStateException, String.valueOf(seen[0]));
     assertTrue(seen[0].getCause().getMessage().startsWith("task "), seen[0].getCause().toString());
     assertEquals("[1, 1, 1]", runs.toString(), "each failing task ran once; none ran again");
+  }
+
+  /** One task per slot of runs: each counts its run there, then answers body's value for it. */
+  private static List<Callable<String>> counted(
+      AtomicIntegerArray runs, java.util.function.IntFunction<String> body) {
+    List<Callable<String>> tasks = new ArrayList<>();
+    for (int i = 0; i < runs.length(); i++) {
+      int n = i;
+      tasks.add(() -> {
+        runs.incrementAndGet(n);
+        return body.apply(n);
+      });
+    }
+    return tasks;
   }
 }
