@@ -60,11 +60,15 @@ class SoakTest {
     assertEquals(0, r.ranAfterTermination, "tasks running after awaitTermination");
     assertEquals(0, r.vtAlive, "virtual threads alive after awaitTermination");
     assertEquals(r.accepted, r.ran + r.returned + r.timersCancelledUnrun,
-        "accepted = ran + returned + timers cancelled before they ran");
+        "accepted = ran + returned + cancelled before they ran");
     assertTrue(r.ok(), r.failures.toString());
     assertTrue(r.ran > 0, "nothing ran");
     if (r.faults.contains(Fault.INTERRUPTS.key)) {
       assertTrue(r.interruptsSysmon > 0, "sysmon never interrupted (not found by name?)");
+    }
+    assertTrue(r.invokeAlls > 0 && r.invokeAnys > 0, "no invokeAll or invokeAny from a task");
+    if (r.faults.contains(Fault.DECORATOR.key)) {
+      assertTrue(r.decoratedRounds > 0 && r.decoratorThrew > 0, "the decorator never ran or threw");
     }
     if (r.faults.contains(Fault.VIRTUAL_THREADS.key)) {
       assertFalse(r.virtualThreadsUnsupported,

@@ -27,7 +27,13 @@ public enum Fault {
   /** schedule (Runnable, Callable), scheduleAtFixedRate, scheduleWithFixedDelay, cancel. */
   TIMERS("timers"),
   /** Virtual threads carried by the executor that park, unpark each other and sleep. */
-  VIRTUAL_THREADS("virtualThreads");
+  VIRTUAL_THREADS("virtualThreads"),
+  /**
+   * A task decorator (context propagation) on every other round: each task body must run inside
+   * its decoration, a task that runs a child in place must get its own context back, and now and
+   * then the decorator throws (that submission fails, with nothing queued).
+   */
+  DECORATOR("decorator");
 
   /** The name used in {@code -Dgmp.soak.faults}. */
   public final String key;

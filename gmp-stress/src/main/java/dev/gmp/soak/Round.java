@@ -5,6 +5,7 @@ import dev.gmp.GmpStats;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -23,6 +24,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,8 +48,9 @@ import java.util.concurrent.locks.LockSupport;
  * up threads.
  *
  * <p><b>Accounting, per task id.</b> A one-shot task (execute, or a one-shot timer) that was
- * accepted ran exactly once, or was returned by a shutdownNow exactly once, or (a timer only) was
- * cancelled by the soak with cancel returning true; a rejected one never ran. A periodic timer
+ * accepted ran exactly once, or was returned by a shutdownNow exactly once, or (a timer) was
+ * cancelled by the soak with cancel returning true, or (a child of invokeAll or invokeAny) may
+ * have been cancelled by that call; a rejected one never ran. A periodic timer
  * that was accepted is done (cancelled, by the soak or by shutdown, or ended by its own throw)
  * or was returned by shutdownNow. No task body starts after awaitTermination returned true and
  * none is still running then. A {@code RejectedExecutionException} is allowed only after the soak
@@ -91,7 +94,8 @@ final class Round {
   final AtomicIntegerArray accepted = new AtomicIntegerArray(CAP);
   final AtomicIntegerArray ran = new AtomicIntegerArray(CAP);
   final AtomicIntegerArray returned = new AtomicIntegerArray(CAP);
-  final AtomicIntegerArray cancelledBySoak = new AtomicIntegerArray(CAP); // one-shot timers
+  /** One-shot timers the soak cancelled, and children invokeAll or invokeAny may have cancelled. */
+  final AtomicIntegerArray cancelledBySoak = new AtomicIntegerArray(CAP);
   final AtomicLong ids = new AtomicLong();
   final AtomicLong threw = new AtomicLong();
   final AtomicLong errors = new AtomicLong();
@@ -115,6 +119,22 @@ final class Round {
   final Map<Object, Integer> timerIds = new ConcurrentHashMap<>();
 
   final Map<Integer, ScheduledFuture<?>> periodic = new ConcurrentHashMap<>();
+
+  /** Fault DECORATOR, on every other round: the executor has {@link #decorate} as its decorator. */
+  final boolean decorated;
+  final AtomicLong decoratorThrew = new AtomicLong();
+  final AtomicLong invokeAlls = new AtomicLong();
+  final AtomicLong invokeAnys = new AtomicLong();
+
+  /** The decoration the running task body is inside, if any (set by {@link Decorated#run}). */
+  static final ThreadLocal<Decorated> CONTEXT = new ThreadLocal<>();
+
+  /**
+   * The ids of the children a submit or invokeAll on this thread is about to hand the decorator,
+   * in order: the decorator sees their futures, whose tasks it cannot see into.
+   */
+  static final ThreadLocal<ArrayDeque<Integer>> CHILD_IDS =
+      ThreadLocal.withInitial(ArrayDeque::new);
   final AtomicInteger periodicBudget = new AtomicInteger(6);
   final AtomicInteger maxPar = new AtomicInteger();
   final Vthreads vthreads = new Vthreads();
@@ -156,6 +176,7 @@ final class Round {
     // A dud opening always gets a small cap: it is what bounds the duds alive at once
     this.maxThreads = rnd.nextInt(3) != 0 || opening == SoakThreadFactory.Start.DUDS
         ? 4 + rnd.nextInt(5) : 10_000;
+    this.decorated = faults.contains(Fault.DECORATOR) && rnd.nextBoolean();
   }
 
   void fail(String what) {
@@ -196,9 +217,21 @@ final class Round {
       body(this::work);
     }
 
+    /** Found in a returned future's text (HelpingFuture's names its pending task): {@link #idIn}. */
+    @Override
+    public String toString() {
+      return TAG + id;
+    }
+
     private void work() {
       if (counts) {
         ran.incrementAndGet(id);
+      }
+      if (decorated) {
+        Decorated c = CONTEXT.get();
+        if (c == null || (c.id != 0 && c.id != id)) {
+          fail("task " + id + " ran outside its decoration, in " + c);
+        }
       }
       SplittableRandom r = new SplittableRandom(seed);
       switch (kind) {
@@ -251,7 +284,13 @@ final class Round {
           }
         }
         case 6 -> schedule(r);
-        case 7 -> awaitChild(r);
+        case 7 -> {
+          switch (r.nextInt(4)) {
+            case 0 -> invokeChildren(r, false);
+            case 1 -> invokeChildren(r, true);
+            default -> awaitChild(r);
+          }
+        }
         default -> spin(100);
       }
     }
@@ -270,21 +309,202 @@ final class Round {
       return;
     }
     Future<?> f;
+    ArrayDeque<Integer> kids = CHILD_IDS.get();
+    kids.add(id);
     try {
       f = ex.submit(new Task(id, 0, r.nextLong(), true));
     } catch (RejectedExecutionException e) {
       rejected(e);
       return;
+    } catch (DecoratorFault e) {
+      return; // not accepted: nothing was queued
+    } finally {
+      kids.clear();
     }
     timerIds.put(f, id); // before it may be returned or cancelled: the accounting reads it then
     accepted.set(id, 1);
     futures.add(f);
+    Decorated mine = CONTEXT.get();
     try {
       f.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shutdownNow, cancel(true) or the interrupter
     } catch (ExecutionException | java.util.concurrent.CancellationException e) {
       // a cancelled child, or one whose body failed: the accounting covers both
+    }
+    if (CONTEXT.get() != mine) {
+      fail("task waiting on child " + id + " came back in " + CONTEXT.get() + ", not " + mine);
+    }
+  }
+
+  /**
+   * Kind 7, the other half: 1-3 children through invokeAll or invokeAny from the task, which gmp
+   * queues as futures and waits for newest first, running in place those no thread has started.
+   * The futures never reach the soak before the call returns, so shutdownNow's list names them
+   * by their text ({@link #idIn}). Children are accepted before the call (any may run before it
+   * returns); those the call may have cancelled (all, if it threw; every one but the answer, for
+   * invokeAny) are excused if they never ran, like a timer the soak cancelled. A completed
+   * invokeAll must have run every child (exactly once, as every id).
+   */
+  private void invokeChildren(SplittableRandom r, boolean any) {
+    List<Callable<Integer>> calls = new ArrayList<>(3);
+    for (int n = 1 + r.nextInt(3); calls.size() < n; ) {
+      int id = nextId();
+      if (id == 0) {
+        break;
+      }
+      int roll = r.nextInt(6); // mostly CPU; some fail (invokeAny's next), some block
+      calls.add(new Child(new Task(id, roll == 0 ? 2 : roll == 1 ? 3 : 0, r.nextLong(), true)));
+    }
+    if (calls.isEmpty()) {
+      return;
+    }
+    ArrayDeque<Integer> kids = CHILD_IDS.get();
+    for (Callable<Integer> c : calls) {
+      int id = ((Child) c).task.id;
+      accepted.set(id, 1);
+      kids.add(id);
+    }
+    (any ? invokeAnys : invokeAlls).incrementAndGet();
+    Decorated mine = CONTEXT.get();
+    int answer = 0;
+    boolean whole = false;
+    try {
+      if (any) {
+        answer = ex.invokeAny(calls);
+      } else {
+        for (Future<Integer> f : ex.invokeAll(calls)) {
+          if (!f.isDone() || f.isCancelled()) {
+            fail("invokeAll returned a child's future " + f + " not done, or cancelled");
+          }
+        }
+        whole = true;
+      }
+    } catch (RejectedExecutionException e) {
+      rejected(e);
+    } catch (DecoratorFault e) {
+      // the call failed: what it queued before is cancelled
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // shutdownNow or the interrupter: the rest cancelled
+    } catch (ExecutionException e) {
+      // invokeAny: no child succeeded
+    } finally {
+      kids.clear();
+    }
+    if (answer != 0 && ran.get(answer) == 0) {
+      fail("invokeAny answered with child " + answer + ", which never ran");
+    }
+    if (!whole) {
+      for (Callable<Integer> c : calls) {
+        int id = ((Child) c).task.id;
+        if (id != answer) {
+          cancelledBySoak.set(id, 1);
+        }
+      }
+    }
+    if (CONTEXT.get() != mine) {
+      fail("task after invoke" + (any ? "Any" : "All") + " came back in " + CONTEXT.get()
+          + ", not " + mine);
+    }
+  }
+
+  /** A child of invokeAll or invokeAny: runs its task, answers its id. */
+  static final class Child implements Callable<Integer> {
+    final Task task;
+
+    Child(Task task) {
+      this.task = task;
+    }
+
+    @Override
+    public Integer call() {
+      task.run();
+      return task.id;
+    }
+
+    @Override
+    public String toString() {
+      return task.toString();
+    }
+  }
+
+  /** What Task#toString starts with. */
+  static final String TAG = "soak-task#";
+
+  /** The task id in {@code r}'s text ({@link #TAG} and digits), or 0 if it names none. */
+  static int idIn(Object r) {
+    String s = r.toString();
+    int i = s.indexOf(TAG);
+    if (i < 0) {
+      return 0;
+    }
+    int from = i + TAG.length();
+    int to = from;
+    while (to < s.length() && Character.isDigit(s.charAt(to))) {
+      to++;
+    }
+    return to > from ? Integer.parseInt(s.substring(from, to)) : 0;
+  }
+
+  // -------------------------------------------------------------------------------- decorator
+
+  /**
+   * The round's task decorator (fault DECORATOR), as context propagation is written: a wrapper
+   * that sets {@link #CONTEXT} around the task. It throws one time in 128 for a task of the soak's
+   * (a Task, an IdFuture, a submitted child's future): that submission must fail, nothing queued.
+   */
+  Runnable decorate(Runnable task) {
+    int id = 0;
+    if (task instanceof Task t) {
+      id = t.id;
+    } else if (task instanceof IdFuture f) {
+      id = f.id;
+    } else if (task instanceof Future<?>) {
+      Integer kid = CHILD_IDS.get().poll(); // submit's or invokeAll's: the next child in order
+      id = kid == null ? 0 : kid;
+    }
+    if (id != 0 && ThreadLocalRandom.current().nextInt(128) == 0) {
+      decoratorThrew.incrementAndGet();
+      throw new DecoratorFault(id);
+    }
+    return new Decorated(task, id);
+  }
+
+  /** What {@link #decorate} returns: runs the task with itself as the context, then restores. */
+  final class Decorated implements Runnable {
+    final Runnable task;
+    /** The soak task id it decorates, 0 for a probe, a periodic timer or a scheduled Callable. */
+    final int id;
+
+    Decorated(Runnable task, int id) {
+      this.task = task;
+      this.id = id;
+    }
+
+    @Override
+    public void run() {
+      Decorated outer = CONTEXT.get();
+      CONTEXT.set(this);
+      try {
+        task.run();
+      } finally {
+        if (CONTEXT.get() != this) {
+          fail("decoration of task " + id + " found " + CONTEXT.get() + " after its run");
+        }
+        CONTEXT.set(outer);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "decoration of " + task;
+    }
+  }
+
+  /** The decorator's deliberate failure (fault DECORATOR). */
+  static final class DecoratorFault extends RuntimeException {
+    DecoratorFault(int id) {
+      super("soak: deliberate decorator failure, task " + id, null, false, false);
     }
   }
 
@@ -374,6 +594,8 @@ final class Round {
       }
     } catch (RejectedExecutionException e) {
       rejected(e);
+    } catch (DecoratorFault e) {
+      // not accepted: nothing was queued
     }
   }
 
@@ -415,6 +637,9 @@ final class Round {
                     () -> {
                       ran.incrementAndGet(id);
                       periodicRuns.incrementAndGet();
+                      if (decorated && CONTEXT.get() == null) {
+                        fail("periodic timer " + id + " ran outside its decoration");
+                      }
                       spin(200);
                       if (runs.incrementAndGet() == throwAt) {
                         threw.incrementAndGet();
@@ -432,6 +657,8 @@ final class Round {
       futures.add(f);
     } catch (RejectedExecutionException e) {
       rejected(e);
+    } catch (DecoratorFault e) {
+      // not accepted: nothing was scheduled
     }
   }
 
@@ -620,11 +847,17 @@ final class Round {
 
   // ------------------------------------------------------------------------------ the round
 
+  /** A builder with the round's decorator, if it has one. */
+  private GmpExecutor.Builder builder() {
+    GmpExecutor.Builder b = GmpExecutor.builder();
+    return decorated ? b.taskDecorator(this::decorate) : b;
+  }
+
   void run() throws InterruptedException {
     long t0 = System.nanoTime();
     factory = new SoakThreadFactory(rnd.split(), faults, millis, opening);
     ex =
-        GmpExecutor.builder()
+        builder()
             .parallelism(maxParallelism)
             .maxSpareThreads(maxSpare)
             .maxThreads(maxThreads)
@@ -1144,6 +1377,9 @@ final class Round {
       all = new ArrayList<>(back);
     }
     for (Runnable r : all) {
+      if (r instanceof Decorated d) {
+        r = d.task; // an execute'd task under the decorator comes back decorated
+      }
       if (r instanceof Task t) {
         returned.incrementAndGet(t.id);
       } else if (r instanceof IdFuture f) {
@@ -1152,7 +1388,14 @@ final class Round {
         continue;
       } else {
         Integer id = timerIds.get(r);
-        if (id == null) {
+        if (id == null && r instanceof Future<?> f) {
+          id = idIn(r); // an invokeAll or invokeAny child's future, named by its pending task
+          if (id == 0 && f.isCancelled()) {
+            continue; // one the call cancelled once shutdownNow's interrupt ended its wait: the
+            // text no longer names it, and its id is excused (invokeChildren)
+          }
+        }
+        if (id == null || id == 0) {
           fail("shutdownNow returned a task we never submitted: " + r);
         } else if (id > 0) {
           returned.incrementAndGet(id);
@@ -1298,6 +1541,10 @@ final class Round {
       r.vtInterrupted += vthreads.interrupted.get();
       r.vtRejected += vthreads.rejected.get();
       r.vtAlive += t.vtAlive();
+      r.decoratedRounds += decorated ? 1 : 0;
+      r.decoratorThrew += decoratorThrew.get();
+      r.invokeAlls += invokeAlls.get();
+      r.invokeAnys += invokeAnys.get();
       if (idle != null) {
         r.idleRounds++;
         r.idleQuiescent += idle.quiescent() ? 1 : 0;

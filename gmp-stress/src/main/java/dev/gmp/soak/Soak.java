@@ -84,7 +84,10 @@ public final class Soak {
     public long rejectedFactoryCause;
     public long ran;
     public long returned;
-    /** One-shot timers the soak cancelled (cancel returned true) before they ran. */
+    /**
+     * Never ran, and excused: one-shot timers the soak cancelled (cancel returned true), children
+     * that invokeAll or invokeAny may have cancelled.
+     */
     public long timersCancelledUnrun;
     public long threw;
     public long errors;
@@ -133,6 +136,12 @@ public final class Soak {
     public long vtRejected;
     public long vtAlive;
     public boolean virtualThreadsUnsupported;
+    /** Rounds with the decorator (fault DECORATOR), and the submissions it failed on purpose. */
+    public long decoratedRounds;
+    public long decoratorThrew;
+    /** invokeAll and invokeAny calls from tasks (kind 7). */
+    public long invokeAlls;
+    public long invokeAnys;
     public long idleRounds;
     public long idleQuiescent;
     public long idleCpuNanos;
@@ -159,12 +168,13 @@ public final class Soak {
           Locale.ROOT,
           "soak: %.1f s, seed %d, %d rounds (%d with a shutdownNow), %.0f tasks/s, faults %s%n"
               + "  submitted=%d accepted=%d rejected=%d (before shutdown, no thread: %d, %d with"
-              + " the factory's exception as cause) ran=%d returned=%d cancelled timers=%d"
+              + " the factory's exception as cause) ran=%d returned=%d cancelled unrun=%d"
               + " (accepted - ran - returned - cancelled = %d)%n"
               + "  threw=%d errors=%d blocking=%d (unmarked %d; %d Ps retaken) cancelled=%d"
               + " setParallelism=%d%n"
               + "  timers: %d one-shot, %d periodic (%d runs); interrupts: %d workers, %d sysmon;"
               + " virtual threads: %s%n"
+              + "  from tasks: %d invokeAll, %d invokeAny; decorator in %d rounds (threw %d times)%n"
               + "  threads: %d made (%.1f per round, at most %d in one round; %d slow, %d dud;"
               + " factory threw %d, returned null %d), peak alive %d (duds %d), peakThreads %d;"
               + " lone first submissions with no thread to be had: %d, %d rejected;"
@@ -182,6 +192,7 @@ public final class Soak {
           virtualThreadsUnsupported ? "unsupported (no --add-opens java.base/java.lang), skipped"
               : vtStarted + " started, " + vtInterrupted + " interrupted, " + vtRejected
                   + " rejected",
+          invokeAlls, invokeAnys, decoratedRounds, decoratorThrew,
           workerThreads, rounds > 0 ? (double) workerThreads / rounds : 0.0,
           maxThreadsPerRound, slowThreads, dudThreads, factoryThrew, factoryNull, maxPeakAlive,
           maxPeakDudsAlive, maxPeakThreads, loneTasks, loneRejected, slowStarts, idleRounds,
