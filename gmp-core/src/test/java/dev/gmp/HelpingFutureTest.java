@@ -512,37 +512,11 @@ class HelpingFutureTest {
       Future<Object> waiter = ex.submit(() -> {
         Future<Integer> b = ex.submit(() -> runs.incrementAndGet()); // queued: we hold the P
         awaited.set(b);
-        new Object() {
-          boolean got;
-
-          void down() {
-            try {
-              down();
-            } catch (StackOverflowError e) {
-              // the deepest frame: the waits start here, higher each time
-            }
-            // From each frame, through 16 small frames first, then fewer: the first wait with
-            // room to start lands within a small frame of the end of the stack.
-            for (int extra = 16; extra >= 0 && !got; extra--) {
-              try {
-                waitThrough(extra);
-                got = true;
-              } catch (StackOverflowError e) {
-                // no room for the wait itself: a frame less, or one frame up
-              } catch (ExecutionException | InterruptedException e) {
-                got = true;
-              }
-            }
-          }
-
-          void waitThrough(int extra) throws ExecutionException, InterruptedException {
-            if (extra > 0) {
-              waitThrough(extra - 1);
-            } else {
-              b.get();
-            }
-          }
-        }.down();
+        try {
+          TestSupport.atTheEndOfTheStack(b::get);
+        } catch (ExecutionException | InterruptedException e) {
+          // the wait ended: the future's state is what the test checks
+        }
         return null;
       });
       waiter.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
@@ -575,33 +549,10 @@ class HelpingFutureTest {
     List<Runnable> returned = ex.shutdownNow();
     assertEquals(List.of(f), returned);
     Runnable task = returned.get(0);
-    new Object() {
-      boolean ran;
-
-      void down() {
-        try {
-          down();
-        } catch (StackOverflowError e) {
-          // the deepest frame
-        }
-        for (int extra = 16; extra >= 0 && !ran; extra--) { // as in the test above
-          try {
-            runThrough(extra);
-            ran = true;
-          } catch (StackOverflowError e) {
-            // a frame less, or one frame up
-          }
-        }
-      }
-
-      void runThrough(int extra) {
-        if (extra > 0) {
-          runThrough(extra - 1);
-        } else {
-          task.run();
-        }
-      }
-    }.down();
+    TestSupport.atTheEndOfTheStack(() -> {
+      task.run();
+      return null;
+    });
     assertEquals(Future.State.SUCCESS, stateWithin(f));
     assertEquals(1, runs.get());
     release.countDown();

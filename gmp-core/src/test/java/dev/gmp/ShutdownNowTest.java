@@ -467,8 +467,8 @@ class ShutdownNowTest {
   }
 
   /**
-   * shutdownNow called at the very end of the caller's stack, one frame higher each time until it
-   * returns: the executor ends whole. Before, the JDK's StackOverflowError out of the scheduler
+   * shutdownNow called at the very end of the caller's stack, a small frame higher each time until
+   * it returns (TestSupport#atTheEndOfTheStack): the executor ends whole. Before, the JDK's StackOverflowError out of the scheduler
    * lock's acquisition left the lock held, and the workers, sysmon and the next shutdownNow
    * waited on it for good.
    */
@@ -479,29 +479,9 @@ class ShutdownNowTest {
     for (int i = 0; i < 300; i++) {
       ex.execute(ran::incrementAndGet);
     }
-    List<List<Runnable>> returned = new ArrayList<>();
-    new Object() {
-      void down() {
-        try {
-          down();
-        } catch (StackOverflowError e) {
-          // the deepest frame
-        }
-        for (int extra = 16; extra >= 0 && returned.isEmpty(); extra--) {
-          try {
-            returned.add(through(extra));
-          } catch (StackOverflowError e) {
-            // a frame less, or one frame up
-          }
-        }
-      }
-
-      List<Runnable> through(int extra) {
-        return extra > 0 ? through(extra - 1) : ex.shutdownNow();
-      }
-    }.down();
+    List<Runnable> returned = TestSupport.atTheEndOfTheStack(ex::shutdownNow);
     assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS), ex.toString());
-    assertEquals(300, ran.get() + returned.get(0).size());
+    assertEquals(300, ran.get() + returned.size());
   }
 
   /**
