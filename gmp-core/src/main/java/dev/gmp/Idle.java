@@ -67,6 +67,29 @@ final class Idle extends IdlePad2 {
   }
 
   /**
+   * The wake-up for work injected from outside (an outside submission, an outside goready). Go's
+   * injectglist starts an M on an idle P for each G it injects, as far as Ps are idle: the runtime
+   * is not stingy about waking threads for the global queue (seed 000, 9.3.5), which is outside
+   * the spinning protocol. Here: wakep (the protocol's side of Dekker (A) and (B), unchanged), and
+   * while a P is idle and the global queue holds more Gs than there are spinners counted, one more
+   * spinner, since the ones counted cannot take them all at once. A burst's second M is then woken
+   * by the submitter, beside the first, not by the first after its arrival and its batch take
+   * (resetspinning's wakep, which now finds it counted and returns). One G per spinner keeps a
+   * trickle of submissions at one wake-up per G, as wakep alone; the idle Ps bound the rest.
+   */
+  void wakeForInjected() {
+    int spinning = nmspinning();
+    if (spinning == 0) {
+      wakep();
+    } else if (npidle > 0 && s.global.size() > spinning && roomToWake()) {
+      // Racy reads are enough: a low one skips a wake-up that wakep's guarantee never needed, a
+      // high one wakes a spinner that finds nothing and parks; claimAndLaunch bounds both by pidle.
+      U_NMSPINNING.getAndAdd(this, 1); // counted before it exists, as wakep's CAS counts its own
+      startClaimedSpinner(false);
+    }
+  }
+
+  /**
    * Whether the stack has room for a wake-up's claim and the lock ({@link StackGuard}). A waker
    * deep in a recursion would overflow in the middle, leaving the spinning count claimed (no
    * wake-up ever again) or the scheduler lock held. Without room, the work that needed the

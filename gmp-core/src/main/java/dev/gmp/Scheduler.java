@@ -98,7 +98,8 @@ import java.util.function.IntToLongFunction;
  *   <li>Work vs spinner. Submitter: put the G (RunQueue#put's runnext getAndSet, or the ring's
  *       release store + a fence: RunQueue#putNext without runnext, {@link #submitInOrder}; {@link
  *       GlobalQueue#inject}'s fence), then
- *       read nmspinning ({@link Idle#wakep}). Spinner: decrement nmspinning by getAndAdd ({@link
+ *       read nmspinning ({@link Idle#wakep}; outside work: {@link Idle#wakeForInjected}, which
+ *       reads it first and calls wakep when it is 0). Spinner: decrement nmspinning by getAndAdd ({@link
  *       Idle#dropSpinning}, {@link Idle#resetspinning}), then read every queue ({@link
  *       Idle#workVisible}, from SchedulingLoop#spinnerLastLook and resetspinning).
  *   <li>needspinning vs idling. wakep: needspinning = 1, then read npidle. SchedulingLoop#dropP:
@@ -471,7 +472,7 @@ final class Scheduler extends SchedulerPad1 {
     // and is about to idle its P, so when no P is idle yet, wakep must set needspinning (which
     // that M reads after its npidle++), exactly as for a local spawn.
     if (!Mutations.EXTERNAL_WAKE_IF_IDLE || (idle.npidle > 0 && idle.nmspinning() == 0)) {
-      idle.wakep();
+      idle.wakeForInjected();
     }
     if (idle.npidle == 0) {
       sysmon.nudge(); // every P taken: after a blocked retake, the next one may be all that runs g
@@ -574,7 +575,7 @@ final class Scheduler extends SchedulerPad1 {
     G g = new G();
     g.task = sampleLatency ? SchedLatency.external(task) : task; // as in newG
     injectOrPut(g); // Gidle until a take moves it onto the array
-    idle.wakep();
+    idle.wakeForInjected();
   }
 
   RejectedExecutionException rejected(Object task) {
