@@ -459,8 +459,10 @@ final class Round {
       id = t.id;
     } else if (task instanceof IdFuture f) {
       id = f.id;
-    } else if (task instanceof Future<?>) {
-      Integer kid = CHILD_IDS.get().poll(); // submit's or invokeAll's: the next child in order
+    } else if (task instanceof Future<?> && !(task instanceof FutureTask<?>)) {
+      // gmp's future of a submit, invokeAll or invokeAny child: the next child in order (not a
+      // FutureTask such as AbstractExecutorService's invokeAny hands execute besides it)
+      Integer kid = CHILD_IDS.get().poll();
       id = kid == null ? 0 : kid;
     }
     if (id != 0 && ThreadLocalRandom.current().nextInt(128) == 0) {
