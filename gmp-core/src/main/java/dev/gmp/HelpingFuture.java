@@ -113,8 +113,8 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   /**
    * A future for {@code callable}. {@code queued}: its G is claimed for queueing at birth (Gidle,
    * the default: submit queues it itself before anyone else sees it); else Gnew, for {@link
-   * #claimQueue} (newTaskFor's futures: invokeAll queues them by executeFuture, invokeAny's
-   * ExecutorCompletionService runs them inside a future of its own).
+   * #claimQueue} (futureFor's: invokeAll and invokeAny queue them by executeFuture; newTaskFor's:
+   * AbstractExecutorService's invokeAny runs them inside a future of its own).
    */
   HelpingFuture(Scheduler sched, Callable<V> callable, boolean queued) {
     if (!queued) {
@@ -572,7 +572,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
     try {
       for (Callable<T> t : tasks) {
-        RunnableFuture<T> f = ex.futureFor(t);
+        HelpingFuture<T> f = ex.futureFor(t);
         futures.add(f);
         ex.executeFuture(f);
       }
@@ -604,7 +604,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     Objects.requireNonNull(unit, "unit");
     long nanos = unit.toNanos(timeout);
     long deadline = System.nanoTime() + nanos;
-    ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
+    ArrayList<Future<T>> futures = new ArrayList<>(tasks.size()); // the caller's list, as made
     try {
       for (Callable<T> t : tasks) {
         futures.add(ex.futureFor(t));
@@ -617,7 +617,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
           cancelAll(futures);
           return futures;
         }
-        ex.executeFuture((RunnableFuture<?>) futures.get(i));
+        ex.executeFuture((HelpingFuture<?>) futures.get(i)); // futureFor's
       }
       for (int i = n - 1; i >= 0; i--) {
         Future<T> f = futures.get(i);
@@ -656,12 +656,12 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (tasks.isEmpty()) {
       throw new IllegalArgumentException("invokeAny: no tasks");
     }
-    ArrayList<RunnableFuture<T>> futures = new ArrayList<>(tasks.size());
+    ArrayList<HelpingFuture<T>> futures = new ArrayList<>(tasks.size());
     try {
       for (Callable<T> t : tasks) {
         futures.add(ex.futureFor(t)); // every one made (a null is an NPE) before any is queued
       }
-      for (RunnableFuture<T> f : futures) {
+      for (HelpingFuture<T> f : futures) {
         ex.executeFuture(f);
       }
       ExecutionException failed = null;

@@ -30,11 +30,11 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   }
 
   /**
-   * The future of {@code submit}, {@code invokeAll} and {@code invokeAny}: its {@code get()} from
-   * one of this executor's tasks runs the task in place if no thread has started it (see {@link
-   * HelpingFuture}); a plain FutureTask under a task decorator (invokeAny's
-   * ExecutorCompletionService wraps it in a future of its own, which execute decorates; submit
-   * and invokeAll make a {@link DecoratedFuture} instead).
+   * The future of AbstractExecutorService's {@code invokeAny} (from outside a task, or timed): its
+   * {@code get()} from one of this executor's tasks runs the task in place if no thread has
+   * started it (see {@link HelpingFuture}); a plain FutureTask under a task decorator (the
+   * ExecutorCompletionService wraps it in a future of its own, which execute decorates). submit
+   * and invokeAll make theirs themselves.
    *
    * @param <T> the task's result type
    * @param callable the task
@@ -113,7 +113,7 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
    * invokeAll's future for {@code task}: as {@link #newTaskFor(Callable)}, but a HelpingFuture
    * under a task decorator too, decorated (invokeAll queues it itself, by executeFuture).
    */
-  final <T> RunnableFuture<T> futureFor(Callable<T> task) {
+  final <T> HelpingFuture<T> futureFor(Callable<T> task) {
     if (decorator != null) {
       rejectIfShutdown(Objects.requireNonNull(task, "task")); // null first, as without one
       return DecoratedFuture.of(sched, decorator, task, false);
@@ -122,12 +122,12 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   }
 
   /**
-   * invokeAll's execute of a future futureFor made: a HelpingFuture is queued as its own G, once
-   * (claimQueue); anything else is executed like any task.
+   * invokeAll's execute of a future futureFor made: queued as its own G, once (claimQueue); one
+   * whose run was already called goes in a G of its own like any task, and finds the run claimed.
    */
-  final void executeFuture(RunnableFuture<?> f) {
-    if (f instanceof HelpingFuture<?> h && h.claimQueue(sched)) {
-      queued(h);
+  final void executeFuture(HelpingFuture<?> f) {
+    if (f.claimQueue(sched)) {
+      queued(f);
     } else {
       execute(f);
     }
