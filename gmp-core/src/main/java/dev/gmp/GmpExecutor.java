@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.IntSupplier;
 import java.util.function.LongConsumer;
 import java.util.function.UnaryOperator;
@@ -275,7 +276,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * from any other thread the newest task is about the last to run, so the caller blocks about
    * once instead of once for each task it catches up with.
    *
-   * @throws NullPointerException if tasks or any of its elements is null
+   * @throws NullPointerException if tasks or any of its elements is null, checked before any
+   *     task is queued: a call that throws it ran none of them
    * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
    */
   @Override
@@ -291,7 +293,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * place any that no thread has started, so the call needs no other thread. From any other
    * thread, and with a timeout, it is AbstractExecutorService's.
    *
-   * @throws NullPointerException if tasks or any of its elements is null
+   * @throws NullPointerException if tasks or any of its elements is null, checked before any
+   *     task is queued: a call that throws it ran none of them
    * @throws IllegalArgumentException if tasks is empty
    * @throws ExecutionException if no task succeeded (the last failure is its cause)
    * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
@@ -302,7 +305,27 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
     if (HelpingFuture.callerIsTaskOf(sched)) {
       return HelpingFuture.invokeAnyInTask(this, tasks);
     }
+    HelpingFuture.requireNoNullTasks(tasks);
     return super.invokeAny(tasks);
+  }
+
+  /**
+   * As {@link #invokeAny(Collection)}, within {@code timeout}: AbstractExecutorService's, from
+   * any thread (a timed wait never runs a task in place: its run could outlast the timeout).
+   *
+   * @throws NullPointerException if tasks, any of its elements, or unit is null, checked before
+   *     any task is queued: a call that throws it ran none of them
+   * @throws IllegalArgumentException if tasks is empty
+   * @throws ExecutionException if no task succeeded (the last failure is its cause)
+   * @throws TimeoutException if no task succeeded within the timeout
+   * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
+   */
+  @Override
+  public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    HelpingFuture.requireNoNullTasks(tasks);
+    Objects.requireNonNull(unit, "unit");
+    return super.invokeAny(tasks, timeout, unit);
   }
 
   /**
@@ -310,7 +333,8 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * when it elapses are cancelled (AbstractExecutorService's contract). A timed wait never runs
    * a task in place: its run could outlast the timeout.
    *
-   * @throws NullPointerException if tasks, any of its elements, or unit is null
+   * @throws NullPointerException if tasks, any of its elements, or unit is null, checked before
+   *     any task is queued: a call that throws it ran none of them
    * @throws java.util.concurrent.RejectedExecutionException if the executor is shut down
    */
   @Override

@@ -568,13 +568,14 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   static <T> List<Future<T>> invokeAll(
       ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks)
       throws InterruptedException {
-    Objects.requireNonNull(tasks, "tasks");
+    requireNoNullTasks(tasks);
     ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
     try {
       for (Callable<T> t : tasks) {
-        HelpingFuture<T> f = ex.futureFor(t);
-        futures.add(f);
-        ex.executeFuture(f);
+        futures.add(ex.futureFor(t)); // all made (a decorator may throw) before any is queued
+      }
+      for (Future<T> f : futures) {
+        ex.executeFuture((HelpingFuture<?>) f); // futureFor's
       }
       for (int i = futures.size() - 1; i >= 0; i--) {
         Future<T> f = futures.get(i);
@@ -600,7 +601,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       long timeout,
       TimeUnit unit)
       throws InterruptedException {
-    Objects.requireNonNull(tasks, "tasks");
+    requireNoNullTasks(tasks);
     Objects.requireNonNull(unit, "unit");
     long nanos = unit.toNanos(timeout);
     long deadline = System.nanoTime() + nanos;
@@ -652,14 +653,14 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   static <T> T invokeAnyInTask(
       ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks)
       throws InterruptedException, ExecutionException {
-    Objects.requireNonNull(tasks, "tasks");
+    requireNoNullTasks(tasks);
     if (tasks.isEmpty()) {
       throw new IllegalArgumentException("invokeAny: no tasks");
     }
     ArrayList<HelpingFuture<T>> futures = new ArrayList<>(tasks.size());
     try {
       for (Callable<T> t : tasks) {
-        futures.add(ex.futureFor(t)); // every one made (a null is an NPE) before any is queued
+        futures.add(ex.futureFor(t)); // all made (a decorator may throw) before any is queued
       }
       for (HelpingFuture<T> f : futures) {
         ex.executeFuture(f);
@@ -677,6 +678,23 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       throw failed;
     } finally {
       cancelAll(futures); // the rest never start, or are interrupted (the contract's cancel)
+    }
+  }
+
+  /**
+   * invokeAll's and invokeAny's check of every element before any task is queued, so that a call
+   * that throws for a null ran none of its tasks. AbstractExecutorService's checks each as it
+   * queues it: its invokeAll may have run the tasks before the null, and its invokeAny may
+   * return the first one's result without reaching the null at all.
+   */
+  static void requireNoNullTasks(Collection<?> tasks) {
+    Objects.requireNonNull(tasks, "tasks");
+    int i = 0;
+    for (Object t : tasks) {
+      if (t == null) {
+        throw new NullPointerException("tasks holds a null at position " + i);
+      }
+      i++;
     }
   }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** The ExecutorService contract, as the JSR-166 TCK and the JDK's ExecutorService tests check it. */
 class ExecutorContractTest {
@@ -99,6 +101,95 @@ class ExecutorContractTest {
     assertThrows(NullPointerException.class, () -> ex.invokeAny(onlyNull));
     assertThrows(NullPointerException.class, () -> ex.invokeAll(onlyNull));
     gate.countDown();
+  }
+
+  /**
+   * invokeAll and invokeAny check every element before they queue a task, so a call that throws
+   * for a null ran none of its tasks. AbstractExecutorService's meet the null only after queueing
+   * the tasks before it: invokeAll's ran or cancelled them, and invokeAny could return the first
+   * one's result and never throw. Whatever a call queued stays queued here until it returns: from
+   * a task, in the only P's queue; from outside, while the only worker spins in a task.
+   */
+  @Test
+  void aNullAmongTheTasksIsFoundBeforeAnyIsQueued() throws Exception {
+    GmpExecutor ex = newExecutor(1);
+    AtomicInteger ran = new AtomicInteger();
+    NullSecond tasks =
+        new NullSecond(
+            ex,
+            () -> {
+              ran.incrementAndGet();
+              return "a";
+            });
+    assertNull(
+        get(
+            ex.submit(
+                () -> {
+                  assertEveryCallThrowsForTheNull(ex, tasks);
+                  return null;
+                })));
+    AtomicBoolean stop = new AtomicBoolean();
+    CountDownLatch spinning = new CountDownLatch(1);
+    Future<?> spinner =
+        ex.submit(
+            () -> {
+              spinning.countDown();
+              while (!stop.get()) {
+                Thread.onSpinWait();
+              }
+            });
+    await(spinning, "the spinning task to start");
+    try {
+      assertEveryCallThrowsForTheNull(ex, tasks);
+    } finally {
+      stop.set(true);
+    }
+    get(spinner);
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertFalse(tasks.queuedBeforeNull, "a task was queued before the null was reached");
+    assertEquals(0, ran.get(), "a call that threw ran one of its tasks");
+  }
+
+  private static void assertEveryCallThrowsForTheNull(GmpExecutor ex, NullSecond tasks) {
+    List<Executable> calls =
+        List.of(
+            () -> ex.invokeAll(tasks),
+            () -> ex.invokeAll(tasks, LIVENESS_SECONDS, TimeUnit.SECONDS),
+            () -> ex.invokeAny(tasks),
+            () -> ex.invokeAny(tasks, LIVENESS_SECONDS, TimeUnit.SECONDS));
+    for (Executable call : calls) {
+      NullPointerException e = assertThrows(NullPointerException.class, call);
+      assertEquals("tasks holds a null at position 1", e.getMessage());
+    }
+  }
+
+  /** Three tasks, the second null; notes whether any task was queued when the null was read. */
+  private static final class NullSecond extends AbstractList<Callable<String>> {
+    private final GmpExecutor ex;
+    private final Callable<String> task;
+    volatile boolean queuedBeforeNull;
+
+    NullSecond(GmpExecutor ex, Callable<String> task) {
+      this.ex = ex;
+      this.task = task;
+    }
+
+    @Override
+    public Callable<String> get(int i) {
+      if (i != 1) {
+        return task;
+      }
+      if (ex.stats().runnableTasks() > 0) {
+        queuedBeforeNull = true;
+      }
+      return null;
+    }
+
+    @Override
+    public int size() {
+      return 3;
+    }
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -215,6 +216,9 @@ class TaskDecoratorTest {
     assertThrows(IllegalArgumentException.class,
         () -> ex.scheduleWithFixedDelay(() -> {}, 1, -1, TimeUnit.MILLISECONDS));
     assertThrows(NullPointerException.class, () -> ex.schedule(() -> {}, 1, null));
+    List<Callable<Integer>> nullSecond = Arrays.asList(() -> 1, null);
+    assertThrows(NullPointerException.class, () -> ex.invokeAll(nullSecond));
+    assertThrows(NullPointerException.class, () -> ex.invokeAny(nullSecond));
     ex.shutdown();
     assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> ex.execute(() -> {}));
     assertThrows(java.util.concurrent.RejectedExecutionException.class,
