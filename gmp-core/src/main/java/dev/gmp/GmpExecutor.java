@@ -291,7 +291,7 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * (AbstractExecutorService's contract). From one of this executor's tasks, the tasks are queued
    * and waited for newest first, as {@link #invokeAll(Collection)} does: the waiting task runs in
    * place any that no thread has started, so the call needs no other thread. From any other
-   * thread, and with a timeout, it is AbstractExecutorService's.
+   * thread it is AbstractExecutorService's.
    *
    * @throws NullPointerException if tasks or any of its elements is null, checked before any
    *     task is queued: a call that throws it ran none of them
@@ -303,15 +303,21 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
       throws InterruptedException, ExecutionException {
     if (HelpingFuture.callerIsTaskOf(sched)) {
-      return HelpingFuture.invokeAnyInTask(this, tasks);
+      try {
+        return HelpingFuture.invokeAnyInTask(this, tasks, -1L);
+      } catch (TimeoutException e) {
+        throw new AssertionError(e); // untimed: never
+      }
     }
     HelpingFuture.requireNoNullTasks(tasks);
     return super.invokeAny(tasks);
   }
 
   /**
-   * As {@link #invokeAny(Collection)}, within {@code timeout}: AbstractExecutorService's, from
-   * any thread (a timed wait never runs a task in place: its run could outlast the timeout).
+   * As {@link #invokeAny(Collection)}, within {@code timeout}. From one of this executor's tasks,
+   * a task no thread has started runs in place as in the untimed call (as ForkJoinPool's timed
+   * join does): the call can end past the timeout by that run. From any other thread it is
+   * AbstractExecutorService's.
    *
    * @throws NullPointerException if tasks, any of its elements, or unit is null, checked before
    *     any task is queued: a call that throws it ran none of them
@@ -323,15 +329,19 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   @Override
   public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
-    HelpingFuture.requireNoNullTasks(tasks);
     Objects.requireNonNull(unit, "unit");
+    if (HelpingFuture.callerIsTaskOf(sched)) {
+      return HelpingFuture.invokeAnyInTask(this, tasks, Math.max(0L, unit.toNanos(timeout)));
+    }
+    HelpingFuture.requireNoNullTasks(tasks);
     return super.invokeAny(tasks, timeout, unit);
   }
 
   /**
    * As {@link #invokeAll(Collection)}, within {@code timeout}: the futures of tasks not done
-   * when it elapses are cancelled (AbstractExecutorService's contract). A timed wait never runs
-   * a task in place: its run could outlast the timeout.
+   * when it elapses are cancelled (AbstractExecutorService's contract). From one of this
+   * executor's tasks, a task no thread has started runs in place as in the untimed call (as
+   * ForkJoinPool's timed join does): the call can end past the timeout by that run.
    *
    * @throws NullPointerException if tasks, any of its elements, or unit is null, checked before
    *     any task is queued: a call that throws it ran none of them

@@ -39,8 +39,8 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * never runs a returned task (its caller may) and never returns a started one. A task that
  * another thread already runs cannot be helped; the wait then goes through {@link
  * Syscall#blocking} (entersyscall), so the P goes to another thread if work waits, as for any
- * declared blocking call. A timed {@code get} never runs the task in place (its run could outlast
- * the timeout) and only declares the wait. Under a task decorator the future is a {@link
+ * declared blocking call. A timed {@code get} runs the task in place too, as ForkJoinPool's timed
+ * join does, and may so return past its timeout. Under a task decorator the future is a {@link
  * DecoratedFuture}, whose claimed run runs the task inside its decoration: in place too.
  *
  * <p>The future's own states follow FutureTask's (the same transitions, so the same answers to
@@ -319,21 +319,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (s <= COMPLETING) {
       M m = taskM();
       if (m != null) {
-        // Only this executor's: another's task run here would run outside that executor's
-        // processors, limits, shutdownNow and termination, and see this one's current(). Not
-        // once it stops: shutdownNow returns a task that has not started (Lifecycle#takenAtStop).
-        if (runner == m.sched && m.sched.runState < Scheduler.STOP) {
-          if (Thread.interrupted()) {
-            throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
-          }
-          // Ours and unclaimed: here, unless a thread claims it first, and only with stack room
-          // left for the run's end: a task that overflows returns to runHere's frame, which must
-          // still call finish (else the future stays claimed and never ends). Without it, wait.
-          if (StackGuard.hasRoom() && runHere(false)) {
-            afterRunInPlace(m.sched);
-          }
-          s = state;
-        }
+        s = runInPlaceIfUnstarted(m);
         if (s <= COMPLETING) {
           s = declaredWait(false, 0L); // another thread runs it: wait as a blocking call
         }
@@ -342,6 +328,28 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       }
     }
     return report(s);
+  }
+
+  /**
+   * A waiting task's run of this future's task in place, if it is this executor's and no thread
+   * has started it; returns the state after. Only this executor's: another's task run here would
+   * run outside that executor's processors, limits, shutdownNow and termination, and see this
+   * one's current(). Not once it stops: shutdownNow returns a task that has not started
+   * (Lifecycle#takenAtStop).
+   */
+  private int runInPlaceIfUnstarted(M m) throws InterruptedException {
+    if (runner == m.sched && m.sched.runState < Scheduler.STOP) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
+      }
+      // Ours and unclaimed: here, unless a thread claims it first, and only with stack room
+      // left for the run's end: a task that overflows returns to runHere's frame, which must
+      // still call finish (else the future stays claimed and never ends). Without it, wait.
+      if (StackGuard.hasRoom() && runHere(false)) {
+        afterRunInPlace(m.sched);
+      }
+    }
+    return state;
   }
 
   /**
@@ -366,6 +374,13 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     }
   }
 
+  /**
+   * From one of this executor's tasks, a task no thread has started runs in place, as in {@link
+   * #get()} and as ForkJoinPool's timed join does: the call returns when that run ends, with its
+   * outcome, even past the timeout. Declaring the wait instead costs a hand-off and a spare
+   * thread per call, and with no spare threads allowed the task, queued behind its waiter, could
+   * only time out.
+   */
   @Override
   public V get(long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
@@ -373,7 +388,16 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     int s = state;
     if (s <= COMPLETING) {
       long nanos = unit.toNanos(timeout);
-      s = nanos > 0 && taskM() != null ? declaredWait(true, nanos) : await(true, nanos);
+      M m;
+      if (nanos > 0 && (m = taskM()) != null) {
+        long start = System.nanoTime();
+        s = runInPlaceIfUnstarted(m);
+        if (s <= COMPLETING && (nanos -= System.nanoTime() - start) > 0) {
+          s = declaredWait(true, nanos); // another thread runs it
+        }
+      } else {
+        s = await(true, nanos);
+      }
       if (s <= COMPLETING) {
         throw new TimeoutException();
       }
@@ -649,14 +673,19 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
    * first that succeeds is the answer, and every other future is cancelled.
    * AbstractExecutorService's version waits on a completion queue, off the CPU and unmarked: a
    * retake and a spare thread per call, and no answer at all with no spare threads allowed.
+   * Timed ({@code nanos >= 0}), each wait gets what is left of the timeout; once it is spent, a
+   * task that succeeded meanwhile on another thread is still the answer, and only if none did
+   * is it a TimeoutException (or, every task done and failed, the last failure).
    */
   static <T> T invokeAnyInTask(
-      ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks)
-      throws InterruptedException, ExecutionException {
+      ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks, long nanos)
+      throws InterruptedException, ExecutionException, TimeoutException {
     requireNoNullTasks(tasks);
     if (tasks.isEmpty()) {
       throw new IllegalArgumentException("invokeAny: no tasks");
     }
+    boolean timed = nanos >= 0;
+    long deadline = timed ? System.nanoTime() + nanos : 0L;
     ArrayList<HelpingFuture<T>> futures = new ArrayList<>(tasks.size());
     try {
       for (Callable<T> t : tasks) {
@@ -666,16 +695,36 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
         ex.executeFuture(f);
       }
       ExecutionException failed = null;
-      for (int i = futures.size() - 1; i >= 0; i--) {
+      boolean timedOut = false;
+      for (int i = futures.size() - 1; i >= 0 && !timedOut; i--) {
+        HelpingFuture<T> f = futures.get(i);
         try {
-          return futures.get(i).get();
+          if (!timed) {
+            return f.get();
+          }
+          return f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
           failed = e; // AbstractExecutorService's answer when none succeeds: the last failure
         } catch (CancellationException e) {
           failed = new ExecutionException(e); // cancelled by its own task's call: a failure too
+        } catch (TimeoutException e) {
+          timedOut = true;
         }
       }
-      throw failed;
+      if (!timedOut) {
+        throw failed;
+      }
+      boolean allDone = true;
+      for (HelpingFuture<T> f : futures) {
+        if (f.state == SUCCEEDED) {
+          return f.get(); // done: at once
+        }
+        allDone &= f.isDone();
+      }
+      if (allDone && failed != null) {
+        throw failed;
+      }
+      throw new TimeoutException();
     } finally {
       cancelAll(futures); // the rest never start, or are interrupted (the contract's cancel)
     }

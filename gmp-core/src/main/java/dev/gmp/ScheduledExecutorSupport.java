@@ -30,7 +30,7 @@ abstract class ScheduledExecutorSupport extends AbstractExecutorService
   }
 
   /**
-   * The future of AbstractExecutorService's {@code invokeAny} (from outside a task, or timed): its
+   * The future of AbstractExecutorService's {@code invokeAny} (from outside a task): its
    * {@code get()} from one of this executor's tasks runs the task in place if no thread has
    * started it (see {@link HelpingFuture}); a plain FutureTask under a task decorator (the
    * ExecutorCompletionService wraps it in a future of its own, which execute decorates). submit

@@ -517,7 +517,7 @@ final class Sysmon implements Runnable {
         + " task(s) holding processors, and no thread can be added to take one (maxThreads "
         + c.maxThreads() + ", maxSpareThreads " + c.maxSpareThreads() + ", " + s.threads.mcount
         + " threads): it runs when one of them returns. If those tasks wait for work queued on"
-        + " this executor (a CompletableFuture.join, a timed get, a synchronous HttpClient.send"
+        + " this executor (a CompletableFuture.join, a synchronous HttpClient.send"
         + " whose client runs here), nothing will return: run that work elsewhere, or wait"
         + " asynchronously. Otherwise raise maxSpareThreads; mark unmarked calls with"
         + " GmpExecutor.blocking(...).");

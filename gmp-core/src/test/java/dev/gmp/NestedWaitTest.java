@@ -1,7 +1,6 @@
 package dev.gmp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -170,18 +169,56 @@ class NestedWaitTest {
     assertSame(boom, seen);
   }
 
+  /**
+   * A timed get runs a task no thread has started in place too, as ForkJoinPool's timed join
+   * does, and answers with its result even when that run outlasts the timeout (1 ns here). With
+   * parallelism 1 and no spare threads nothing else could run it: before 2026-12-07 the timed
+   * wait was only declared (a hand-off and a spare thread per call) and here it timed out.
+   */
   @Test
-  void aTimedGetNeverRunsTheTaskInPlace() throws Exception {
-    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).build());
-    Thread[] ran = new Thread[2];
+  void aTimedGetRunsTheTaskInPlaceAndAnswersPastItsTimeout() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build());
+    Thread[] ran = new Thread[3];
     ex.submit(() -> {
       ran[0] = Thread.currentThread();
-      Future<Thread> f = ex.submit(Thread::currentThread);
-      ran[1] = f.get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+      ran[1] = ex.submit(Thread::currentThread).get(1, TimeUnit.NANOSECONDS);
+      ran[2] = ex.submit(Thread::currentThread).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
       return null;
     }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
-    // The only P went to another thread because the wait was declared (entersyscall).
-    assertNotSame(ran[0], ran[1]);
+    assertSame(ran[0], ran[1]);
+    assertSame(ran[0], ran[2]);
+    assertEquals(1, ex.stats().peakThreads(), "one thread: " + ex.stats());
+  }
+
+  /**
+   * Timed invokeAll and invokeAny from a task need no other thread either: with parallelism 1
+   * and no spare threads every task of invokeAll runs in place, newest first, and invokeAny
+   * answers from its newest; the tasks invokeAny did not need never run. A zero timeout is a
+   * TimeoutException that ran nothing. Before 2026-12-07 both timed out here.
+   */
+  @Test
+  void timedInvokeAllAndInvokeAnyInsideATaskNeedNoOtherThread() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build());
+    AtomicIntegerArray runs = new AtomicIntegerArray(3);
+    List<Callable<String>> tasks = counted(runs, n -> "task " + n);
+    List<String> all = ex.submit(() -> {
+      List<String> values = new ArrayList<>();
+      for (Future<String> f : ex.invokeAll(tasks, TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS)) {
+        values.add(f.get());
+      }
+      return values;
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertEquals(List.of("task 0", "task 1", "task 2"), all);
+    String any = ex.submit(() -> ex.invokeAny(tasks, TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS))
+        .get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertEquals("task 2", any, "the newest, run in place first");
+    ex.submit(() -> assertThrows(java.util.concurrent.TimeoutException.class,
+        () -> ex.invokeAny(tasks, 0, TimeUnit.SECONDS)))
+        .get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals("[1, 1, 2]", runs.toString(), "invokeAny's other tasks were cancelled, never run");
+    assertEquals(1, ex.stats().peakThreads(), "one thread: " + ex.stats());
   }
 
   /** The decorated task running now on this thread (set by the decorator around each run). */
