@@ -67,6 +67,7 @@ class SoakTest {
       assertTrue(r.interruptsSysmon > 0, "sysmon never interrupted (not found by name?)");
     }
     assertTrue(r.invokeAlls > 0 && r.invokeAnys > 0, "no invokeAll or invokeAny from a task");
+    assertTrue(r.timedWaits > 0, "no timed wait from a task");
     if (r.faults.contains(Fault.DECORATOR.key)) {
       assertTrue(r.decoratedRounds > 0 && r.decoratorThrew > 0, "the decorator never ran or threw");
     }

@@ -25,6 +25,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -70,6 +71,8 @@ final class Round {
 
   private static final long TERMINATION_SECONDS = 10;
   private static final long IDLE_WINDOW_MS = 200;
+  /** A timed wait of kind 7: short enough that a child blocking on another thread times out. */
+  private static final long TIMED_WAIT_MS = 2;
 
   /**
    * An idle thread under this much CPU in the window is never called a spinner, however little
@@ -125,6 +128,7 @@ final class Round {
   final AtomicLong decoratorThrew = new AtomicLong();
   final AtomicLong invokeAlls = new AtomicLong();
   final AtomicLong invokeAnys = new AtomicLong();
+  final AtomicLong timedWaits = new AtomicLong();
 
   /** The decoration the running task body is inside, if any (set by {@link Decorated#run}). */
   static final ThreadLocal<Decorated> CONTEXT = new ThreadLocal<>();
@@ -301,7 +305,8 @@ final class Round {
    * runs a child no thread has started on the waiter's own thread (HelpingFuture), which must
    * never be a child that shutdownNow returns, nor one it returns after running it here. The child
    * counts its own run; its future maps to its id for shutdownNow's list and the canceller.
-   * shutdownNow's interrupt ends a wait for a child it returned.
+   * shutdownNow's interrupt ends a wait for a child it returned. Half the waits are timed, which
+   * run the child in place too; one that times out leaves it to run later or be returned.
    */
   private void awaitChild(SplittableRandom r) {
     int id = nextId();
@@ -326,11 +331,18 @@ final class Round {
     futures.add(f);
     Decorated mine = CONTEXT.get();
     try {
-      f.get();
+      if (r.nextBoolean()) {
+        f.get();
+      } else {
+        timedWaits.incrementAndGet();
+        f.get(TIMED_WAIT_MS, TimeUnit.MILLISECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // shutdownNow, cancel(true) or the interrupter
     } catch (ExecutionException | java.util.concurrent.CancellationException e) {
       // a cancelled child, or one whose body failed: the accounting covers both
+    } catch (TimeoutException e) {
+      // another thread runs it (a blocking child): it ends, or is returned, without us
     }
     if (CONTEXT.get() != mine) {
       fail("task waiting on child " + id + " came back in " + CONTEXT.get() + ", not " + mine);
@@ -344,7 +356,8 @@ final class Round {
    * by their text ({@link #idIn}). Children are accepted before the call (any may run before it
    * returns); those the call may have cancelled (all, if it threw; every one but the answer, for
    * invokeAny) are excused if they never ran, like a timer the soak cancelled. A completed
-   * invokeAll must have run every child (exactly once, as every id).
+   * invokeAll must have run every child (exactly once, as every id); a timed one (a third of the
+   * calls) may instead have cancelled those not done at its timeout.
    */
   private void invokeChildren(SplittableRandom r, boolean any) {
     List<Callable<Integer>> calls = new ArrayList<>(3);
@@ -366,20 +379,32 @@ final class Round {
       kids.add(id);
     }
     (any ? invokeAnys : invokeAlls).incrementAndGet();
+    boolean timed = r.nextInt(3) == 0;
+    if (timed) {
+      timedWaits.incrementAndGet();
+    }
     Decorated mine = CONTEXT.get();
     int answer = 0;
     boolean whole = false;
     try {
       if (any) {
-        answer = ex.invokeAny(calls);
+        answer = timed
+            ? ex.invokeAny(calls, TIMED_WAIT_MS, TimeUnit.MILLISECONDS)
+            : ex.invokeAny(calls);
       } else {
-        for (Future<Integer> f : ex.invokeAll(calls)) {
-          if (!f.isDone() || f.isCancelled()) {
+        List<Future<Integer>> fs = timed
+            ? ex.invokeAll(calls, TIMED_WAIT_MS, TimeUnit.MILLISECONDS)
+            : ex.invokeAll(calls);
+        whole = true;
+        for (Future<Integer> f : fs) {
+          if (!f.isDone() || (f.isCancelled() && !timed)) {
             fail("invokeAll returned a child's future " + f + " not done, or cancelled");
           }
+          whole &= !f.isCancelled(); // timed out: the rest cancelled
         }
-        whole = true;
       }
+    } catch (TimeoutException e) {
+      // a timed invokeAny with no answer in time: every child cancelled
     } catch (RejectedExecutionException e) {
       rejected(e);
     } catch (DecoratorFault e) {
@@ -1547,6 +1572,7 @@ final class Round {
       r.decoratorThrew += decoratorThrew.get();
       r.invokeAlls += invokeAlls.get();
       r.invokeAnys += invokeAnys.get();
+      r.timedWaits += timedWaits.get();
       if (idle != null) {
         r.idleRounds++;
         r.idleQuiescent += idle.quiescent() ? 1 : 0;

@@ -142,6 +142,8 @@ public final class Soak {
     /** invokeAll and invokeAny calls from tasks (kind 7). */
     public long invokeAlls;
     public long invokeAnys;
+    /** Of kind 7's waits (get, invokeAll, invokeAny), those made with a timeout. */
+    public long timedWaits;
     public long idleRounds;
     public long idleQuiescent;
     public long idleCpuNanos;
@@ -174,7 +176,8 @@ public final class Soak {
               + " setParallelism=%d%n"
               + "  timers: %d one-shot, %d periodic (%d runs); interrupts: %d workers, %d sysmon;"
               + " virtual threads: %s%n"
-              + "  from tasks: %d invokeAll, %d invokeAny; decorator in %d rounds (threw %d times)%n"
+              + "  from tasks: %d invokeAll, %d invokeAny, %d waits timed; decorator in %d rounds"
+              + " (threw %d times)%n"
               + "  threads: %d made (%.1f per round, at most %d in one round; %d slow, %d dud;"
               + " factory threw %d, returned null %d), peak alive %d (duds %d), peakThreads %d;"
               + " lone first submissions with no thread to be had: %d, %d rejected;"
@@ -192,7 +195,7 @@ public final class Soak {
           virtualThreadsUnsupported ? "unsupported (no --add-opens java.base/java.lang), skipped"
               : vtStarted + " started, " + vtInterrupted + " interrupted, " + vtRejected
                   + " rejected",
-          invokeAlls, invokeAnys, decoratedRounds, decoratorThrew,
+          invokeAlls, invokeAnys, timedWaits, decoratedRounds, decoratorThrew,
           workerThreads, rounds > 0 ? (double) workerThreads / rounds : 0.0,
           maxThreadsPerRound, slowThreads, dudThreads, factoryThrew, factoryNull, maxPeakAlive,
           maxPeakDudsAlive, maxPeakThreads, loneTasks, loneRejected, slowStarts, idleRounds,
