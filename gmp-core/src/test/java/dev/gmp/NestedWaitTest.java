@@ -236,18 +236,24 @@ class NestedWaitTest {
             DECORATED.set(outer);
           }
         }).build());
-    Object[] seen = new Object[2];
+    Object[] seen = new Object[4];
     ex.submit(() -> {
-      Future<?>[] child = new Future<?>[1];
+      Future<?>[] child = new Future<?>[2];
       child[0] = ex.submit(() -> {
         seen[0] = DECORATED.get();
       });
       seen[1] = child[0];
       child[0].get();
+      child[1] = ex.submit(() -> {
+        seen[2] = DECORATED.get();
+      });
+      seen[3] = child[1];
+      child[1].get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS); // timed: in place too
       return null;
     }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
     // Run in place without its decoration, the child would see its parent's decorated task.
     assertSame(seen[1], seen[0]);
+    assertSame(seen[3], seen[2]);
   }
 
   /**
