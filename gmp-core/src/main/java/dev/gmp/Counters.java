@@ -62,6 +62,12 @@ final class Counters {
   /** Ps taken back from an idle M that was late to pick them up (Spares#takeLateHandoffLocked). */
   final LongAdder lateHandoffTakes = new LongAdder();
 
+  /**
+   * Futures run in place whose G their waiter took back out of runnext (HelpingFuture), so that
+   * no M counts it: part of completedTasks.
+   */
+  final LongAdder ranInPlace = new LongAdder();
+
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
   final LongAdder cpuChecks = new LongAdder();
 
@@ -125,6 +131,7 @@ final class Counters {
         s.lock.unlock();
       }
     }
+    completed += s.counters.ranInPlace.sum(); // only grows: completed never goes down either
     Carriers vc = s.carriers;
     int vthreads = vc == null ? 0 : (int) Math.min(Integer.MAX_VALUE, vc.liveCount());
     int parked = vc == null ? 0 : vc.parked();

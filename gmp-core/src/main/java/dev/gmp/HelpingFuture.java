@@ -346,6 +346,14 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       // left for the run's end: a task that overflows returns to runHere's frame, which must
       // still call finish (else the future stays claimed and never ends). Without it, wait.
       if (StackGuard.hasRoom() && runHere(false)) {
+        // Its G, if still in runnext (the child a task submitted last), leaves the queue now:
+        // counted here as the M's run of it would have been. m.p: the run may have left this M
+        // another P, or none (a blocking call inside it), where the G is not.
+        P pp = m.p;
+        if (pp != null && pp.runq.takeOwnRunnextIf(this)) {
+          setStatus(Gdead);
+          Counters.count(m.sched.counters.ranInPlace);
+        }
         afterRunInPlace(m.sched);
       }
     }

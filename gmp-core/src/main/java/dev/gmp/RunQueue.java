@@ -351,6 +351,24 @@ final class RunQueue extends RunQueuePad3 {
     return null;
   }
 
+  /**
+   * The owner's take of runnext if it still holds {@code g}: a task that ran g's future in place
+   * (HelpingFuture) takes its G back, which an M would otherwise pop later only to find the run
+   * claimed (ForkJoinPool's join takes its task off the deque's top the same way). One CAS, as
+   * in takeOwnRunnext; a thief whose CAS won takes the G instead, and its M skips it.
+   */
+  boolean takeOwnRunnextIf(G g) {
+    long seq = runnext; // acquire: as in takeRunnext
+    if (seq != 0) {
+      int at = base + NEXT + (int) (seq & 1);
+      if (slots[at] == g && RUNNEXT.compareAndSet(this, seq, 0)) {
+        slots[at] = null; // after the CAS, as in takeOwnRunnext
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Takes runnext as a consumer (a retaken P's move): one CAS, no retry. */
   G takeRunnext() {
     long seq = runnext; // acquire: the slot was written before seq was published

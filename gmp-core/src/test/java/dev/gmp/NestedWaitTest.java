@@ -221,6 +221,34 @@ class NestedWaitTest {
     assertEquals(1, ex.stats().peakThreads(), "one thread: " + ex.stats());
   }
 
+  /**
+   * A child its parent ran in place leaves no G queued when it was the parent's newest (the P's
+   * runnext, timed get or not): while the parent still runs no task counts as runnable, and every
+   * child counts as completed once. Before 2026-12-07 each child's G stayed queued until an M
+   * popped it and found the run claimed; 450 of them overflowed the ring into the global queue.
+   */
+  @Test
+  void aChildRunInPlaceLeavesNoGQueuedAndCountsAsCompletedOnce() throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0).build());
+    int n = 300;
+    int queued = ex.submit(() -> {
+      for (int i = 0; i < n; i++) {
+        ex.submit(() -> {}).get();
+        if (i % 2 == 0) {
+          ex.submit(() -> 1).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+        }
+      }
+      return ex.stats().runnableTasks();
+    }).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+    assertEquals(0, queued, "children run in place still queued");
+    long all = n + n / 2 + 1;
+    TestSupport.awaitCondition(() -> "completed " + all + ": " + ex.stats(),
+        TestSupport.LIVENESS_SECONDS, () -> ex.stats().completedTasks() >= all);
+    ex.shutdown();
+    assertTrue(ex.awaitTermination(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS));
+    assertEquals(all, ex.stats().completedTasks(), "each task counted once");
+  }
+
   /** The decorated task running now on this thread (set by the decorator around each run). */
   private static final ThreadLocal<Runnable> DECORATED = new ThreadLocal<>();
 
