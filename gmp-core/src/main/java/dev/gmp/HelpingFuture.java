@@ -347,9 +347,10 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       // still call finish (else the future stays claimed and never ends). Without it, wait.
       if (StackGuard.hasRoom() && runHere(false)) {
         // Its G, if still in runnext (the child a task submitted last), leaves the queue now:
-        // counted here as the M's run of it would have been. m.p: the run may have left this M
-        // another P, or none (a blocking call inside it), where the G is not.
-        P pp = m.p;
+        // counted here as the M's run of it would have been. Only from the P this task still
+        // runs on, as a spawn's put: the run may have left the M another P, or none (a blocking
+        // call inside it), or a retaken one, whose queue the retake moves as a consumer.
+        P pp = m.runningTaskP(m.sched);
         if (pp != null && pp.runq.takeOwnRunnextIf(this)) {
           setStatus(Gdead);
           Counters.count(m.sched.counters.ranInPlace);
@@ -400,8 +401,9 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       if (nanos > 0 && (m = taskM()) != null) {
         long start = System.nanoTime();
         s = runInPlaceIfUnstarted(m);
-        if (s <= COMPLETING && (nanos -= System.nanoTime() - start) > 0) {
-          s = declaredWait(true, nanos); // another thread runs it
+        if (s <= COMPLETING) { // another thread runs it
+          nanos -= System.nanoTime() - start;
+          s = nanos > 0 ? declaredWait(true, nanos) : await(true, 0L); // await: a COMPLETING end
         }
       } else {
         s = await(true, nanos);
