@@ -340,6 +340,7 @@ if [ "$mode" = mutants ]; then
     "StealHalfStress:grabNoCas"
     "RunnextReplaceVsStealStress:plainRunnext"
     "RunnextReuseVsStealStress:nextSlotAfterCas"
+    "RunnextTakeBackVsStealStress:takeBackNoCas"
     "PopNewestVsStealStress:popNewestUnbounded"
     "PutSlowVsStealStress:putslowNoCas"
     "GlobalBatchStress:putslowNoLock"

@@ -361,7 +361,13 @@ final class RunQueue extends RunQueuePad3 {
     long seq = runnext; // acquire: as in takeRunnext
     if (seq != 0) {
       int at = base + NEXT + (int) (seq & 1);
-      if (slots[at] == g && RUNNEXT.compareAndSet(this, seq, 0)) {
+      if (slots[at] == g) {
+        if (Mutations.TAKE_BACK_NO_CAS) { // a deliberate bug (RunnextTakeBackVsStealStress)
+          Thread.onSpinWait();
+          runnext = 0;
+        } else if (!RUNNEXT.compareAndSet(this, seq, 0)) {
+          return false; // a thief took it: its M finds the run claimed
+        }
         slots[at] = null; // after the CAS, as in takeOwnRunnext
         return true;
       }

@@ -21,6 +21,12 @@ final class Mutations {
   static final boolean NEXT_SLOT_AFTER_CAS = flag("nextSlotAfterCas");
 
   /**
+   * A waiter's take-back of its future's G from runnext (RunQueue#takeOwnRunnextIf) clears
+   * runnext with a plain store instead of a CAS, racing a thief's take of the same G.
+   */
+  static final boolean TAKE_BACK_NO_CAS = flag("takeBackNoCas");
+
+  /**
    * popNewest takes the ring's newest G whenever the ring holds two or more, ignoring the bound
    * below which a thief with a stale tail may be claiming it.
    */

@@ -19,7 +19,8 @@ import org.openjdk.jcstress.infra.results.L_Result;
  * A task that ran its child's future in place takes the child's G back out of runnext
  * (RunQueue#takeOwnRunnextIf), then submits the next child into runnext, while a thief, finding
  * the ring empty, takes runnext. G1 (the child run in place) and G2 (the next) must each end up
- * exactly once: taken back by the owner, stolen, or left queued.
+ * exactly once: taken back by the owner, stolen, or left queued. Mutation: gmp.mutate.takeBackNoCas
+ * (the take-back clears runnext with a plain store: G1 taken twice).
  */
 @JCStressTest
 @Description("runnext: the owner takes its G back vs a thief's runnext take; each G exactly once")
