@@ -362,6 +362,7 @@ if [ "$mode" = mutants ]; then
     "DecoratedFutureRunOnceStress:futureRunNoCas"
     "FutureRunVsReturnStress:futureRunNoCas"
     "FutureEndVsWaiterStress:futureWakeEarly"
+    "FutureEndInPlaceVsWaiterStress:futureWakeEarly"
   )
   if [ "$cpus" -ge 3 ]; then
     mutants+=("RingTwoStealersStress:grabNoCas")

@@ -62,6 +62,16 @@ final class DecoratedFuture<V> extends HelpingFuture<V> {
     return new DecoratedFuture<>(sched, decorator, task, value, queued);
   }
 
+  /**
+   * The wrapper runs the decorator's code around the task's end, where an overflow could not be
+   * left for later: a run in place only with stack room for it, as before {@link
+   * HelpingFuture#runInPlace}; without, the waiter waits.
+   */
+  @Override
+  boolean runInPlace(M m) {
+    return StackGuard.hasRoom() && runHere(false);
+  }
+
   @Override
   boolean runHere(boolean returned) {
     // The wrapper's call back: on the claiming thread, inside w.run() below. Any other

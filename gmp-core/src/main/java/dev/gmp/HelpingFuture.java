@@ -72,6 +72,13 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
    */
   private static final Object RAN = new Object();
 
+  /**
+   * {@link #runner} of the last future on an M's list of runs in place left unended ({@link
+   * #runInPlace}); the others there hold the next one. Claimed, as a thread's claim: never
+   * unclaimed, never a thread to interrupt.
+   */
+  private static final Object UNENDED = new Object();
+
   @SuppressWarnings("rawtypes")
   private static final AtomicIntegerFieldUpdater<HelpingFuture> STATE =
       AtomicIntegerFieldUpdater.newUpdater(HelpingFuture.class, "state");
@@ -342,10 +349,8 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       if (Thread.interrupted()) {
         throw new InterruptedException(); // as FutureTask's get: not the task's interrupt
       }
-      // Ours and unclaimed: here, unless a thread claims it first, and only with stack room
-      // left for the run's end: a task that overflows returns to runHere's frame, which must
-      // still call finish (else the future stays claimed and never ends). Without it, wait.
-      if (StackGuard.hasRoom() && runHere(false)) {
+      // Ours and unclaimed: here, unless a thread claims it first.
+      if (runInPlace(m)) {
         // Its G, if still in runnext (the child a task submitted last), leaves the queue now:
         // counted here as the M's run of it would have been. Only from the P this task still
         // runs on, as a spawn's put: the run may have left the M another P, or none (a blocking
@@ -359,6 +364,131 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       }
     }
     return state;
+  }
+
+  /**
+   * The waiter's run of the task in place: the claim, the task and its end, as {@link #runHere}
+   * but with no stack probe before the claim ({@link StackGuard}'s 48 frames were most of a
+   * submit-and-get inside a task: 170 ns of it, against 24 without). So the end may overflow the
+   * stack after the task ran; then the handler below, which calls nothing, leaves the end to this
+   * thread's M, which makes it from a frame with room ({@link #endUnended}): once the task that
+   * waits returns to the M's loop, or earlier, when this thread next waits on a future or enters
+   * a blocking call (a wait on this very future, say, after catching the error). The
+   * StackOverflowError goes on to the caller of get, as from any call at the end of its stack.
+   * The task runs on the waiter's stack, as under ForkJoinPool's join: at its end, the task
+   * overflows where a fresh thread might not, and fails with the error. True if this thread
+   * claimed the run. {@link DecoratedFuture}'s claimed run calls the decorator's wrapper around
+   * the task's end, so it probes first instead.
+   */
+  boolean runInPlace(M m) {
+    if (state != PENDING || !claimRun(false)) {
+      return false; // an overflow up to the claim's CAS claims nothing
+    }
+    // callTask's body, here: the handler needs the outcome in this frame.
+    Object result = null;
+    int end = 0;
+    try {
+      Object task = slot;
+      if (task != null && state == PENDING) { // a cancel may have come after the first look
+        try {
+          if (task instanceof Callable<?> c) {
+            result = c.call();
+          } else {
+            ((Runnable) task).run();
+          }
+          end = SUCCEEDED;
+        } catch (Throwable e) { // an overflow at the task's own entry too: its outcome
+          result = e;
+          end = FAILED;
+        }
+        endInPlace(result, end);
+      }
+      ranClaimed();
+    } catch (StackOverflowError e) {
+      // From here to the throw, field accesses only: any call would overflow again. The claim
+      // stays ours. The end's CAS made: the final state at once (only the claim's holder writes
+      // it in COMPLETING, and nobody may spin on a COMPLETING that only this thread can end). Not
+      // made: the outcome waits in slot (a cancel meanwhile wins, as it would have) and the
+      // future on the list of its outcome. end is 0 only with the future cancelled.
+      int s = state;
+      if (s == COMPLETING) {
+        state = end; // volatile: publishes the outcome stored before it
+      } else if (s == PENDING) {
+        slot = result;
+      }
+      HelpingFuture<?> next;
+      if (end == FAILED) {
+        next = m.unendedFailed;
+        m.unendedFailed = this;
+      } else {
+        next = m.unendedSucceeded;
+        m.unendedSucceeded = this;
+      }
+      runner = next != null ? next : UNENDED;
+      m.unendedRuns++;
+      throw e;
+    }
+    return true;
+  }
+
+  /**
+   * finish for a run in place: its waiters' wake-up (a latch's count-down, an unpark deep in the
+   * JDK) only after a stack probe, since an overflow inside it would leave a waiter parked on a
+   * done future. No waiter, no probe: the common case, the waiter being this thread.
+   */
+  private void endInPlace(Object result, int end) {
+    CountDownLatch early = null;
+    if (Mutations.FUTURE_WAKE_EARLY) { // a deliberate bug (FutureEndInPlaceVsWaiterStress)
+      early = done;
+      for (int i = 0; i < 64; i++) {
+        Thread.onSpinWait();
+      }
+    }
+    // CAS: loses to a cancel that came first, and then the outcome is that cancellation.
+    if (STATE.compareAndSet(this, PENDING, COMPLETING)) {
+      slot = result;
+      STATE.lazySet(this, end); // release: whoever reads the final state reads outcome too
+      // After the CAS: Dekker with latchToWaitOn, as in wakeWaiters.
+      CountDownLatch l = Mutations.FUTURE_WAKE_EARLY ? early : done;
+      if (l != null) {
+        StackGuard.ensure();
+        l.countDown();
+      }
+    }
+  }
+
+  /**
+   * Ends the runs in place that an overflow left unended on m's thread ({@link #runInPlace}),
+   * from a frame with room: the M's loop after its task, or the thread's next wait or blocking
+   * call, which probes first (still deep in the stack, it throws before anything changes). Owner
+   * only: m is the caller's M.
+   */
+  static void endUnended(M m) {
+    StackGuard.ensure();
+    for (HelpingFuture<?> f; (f = m.unendedSucceeded) != null; ) {
+      m.unendedSucceeded = f.unendedNext();
+      m.unendedRuns--;
+      f.endUnended(SUCCEEDED);
+    }
+    for (HelpingFuture<?> f; (f = m.unendedFailed) != null; ) {
+      m.unendedFailed = f.unendedNext();
+      m.unendedRuns--;
+      f.endUnended(FAILED);
+    }
+  }
+
+  private HelpingFuture<?> unendedNext() {
+    Object next = runner;
+    return next == UNENDED ? null : (HelpingFuture<?>) next;
+  }
+
+  private void endUnended(int end) {
+    // CAS: a cancel may still come first (its wake-up is its own). The outcome is in slot.
+    if (state == PENDING && STATE.compareAndSet(this, PENDING, COMPLETING)) {
+      STATE.lazySet(this, end); // release, as in finish
+    }
+    wakeWaiters(); // in any state: the overflow may have come before the run's own wake-up
+    ranClaimed();
   }
 
   /**
@@ -454,6 +584,10 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
    * a timeout (as FutureTask, a future that is writing its outcome is waited for, never timed out).
    */
   private int await(boolean timed, long nanos) throws InterruptedException {
+    M me = ThreadTable.currentM();
+    if (me != null && me.unendedRuns != 0) {
+      endUnended(me); // this very future may be one, which no other thread can end
+    }
     long deadline = timed ? System.nanoTime() + nanos : 0L;
     for (; ; ) {
       int s = state;

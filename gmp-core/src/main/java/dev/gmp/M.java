@@ -166,6 +166,16 @@ final class M implements Runnable {
   /** xorshift state for the steal order. */
   int rand;
 
+  /**
+   * Runs in place that a StackOverflowError cut short after the task ran, whose end this M's
+   * thread owes (HelpingFuture#runInPlace): how many, and two lists linked through each future's
+   * runner field, one per outcome. Owner only: written and read on this M's thread alone.
+   */
+  int unendedRuns;
+
+  HelpingFuture<?> unendedSucceeded;
+  HelpingFuture<?> unendedFailed;
+
   private volatile int note;
 
   private volatile int life = NEW;

@@ -130,7 +130,8 @@ import java.util.function.IntToLongFunction;
  *       tryTidyLocked.
  *       A start that reads a shut-down state settles under the lock (refused only once TIDYING).
  *   <li>A submitted task's end vs its waiters. HelpingFuture's run or cancel: CAS the state out
- *       of PENDING, then read the waiters' latch and count it down (HelpingFuture#wakeWaiters).
+ *       of PENDING, then read the waiters' latch and count it down (HelpingFuture#wakeWaiters;
+ *       a waiter's run in place: HelpingFuture#endInPlace, FutureEndInPlaceVsWaiterStress).
  *       A waiter about to block: put the latch in place by CAS, then read the state
  *       (HelpingFuture#latchToWaitOn).
  *   <li>The owner's newest-first pop vs a thief's claim. RunQueue#popNewest: lower tail (volatile
@@ -156,7 +157,7 @@ import java.util.function.IntToLongFunction;
  * hand-off (M#takeNextp, Idle#stopm) vs another M taking it back (M#cancelNextp,
  * Spares#takeLateHandoffLocked) on that M's nextp; a submitted task's run by its M, by a waiter in
  * place and shutdownNow's return of it on the future's runner (HelpingFuture#run,
- * HelpingFuture#claimForReturn); an execute of a future vs another on its G's status
+ * HelpingFuture#runInPlace, HelpingFuture#claimForReturn); an execute of a future vs another on its G's status
  * (HelpingFuture#claimQueue); outside submitters on sysmon's nudge (Sysmon#nudge: the winner
  * unparks it; no fence needed, LockSupport keeps an unpark that comes before the park).
  *

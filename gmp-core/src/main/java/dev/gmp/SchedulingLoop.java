@@ -132,6 +132,9 @@ final class SchedulingLoop {
     } catch (Throwable e) {
       s.uncaught(t, e);
     }
+    if (m.unendedRuns != 0) { // plain: owner only
+      HelpingFuture.endUnended(m); // runs in place an overflow cut short (HelpingFuture#runInPlace)
+    }
     endTask(m);
     gp.task = null;
     gp.setStatus(G.Gdead);

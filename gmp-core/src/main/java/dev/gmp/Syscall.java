@@ -19,6 +19,9 @@ final class Syscall {
       throw new NullPointerException("work");
     }
     M m = ThreadTable.currentM();
+    if (m != null && m.unendedRuns != 0) {
+      HelpingFuture.endUnended(m); // before a wait that may need them (HelpingFuture#runInPlace)
+    }
     if (m == null || m.p == null) {
       return work.call(); // not a worker, or a spare finishing its task P-less: nothing to hand off
     }

@@ -20,6 +20,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -497,11 +498,12 @@ class HelpingFutureTest {
   }
 
   /**
-   * A task that waits on a queued task of its own executor at the very end of its stack: the wait
-   * either runs the task in place with room to end it, or waits, and the future ends whole. Before,
-   * the in-place run claimed the task with no room left: the task's StackOverflowError was caught,
-   * then the call that records the outcome overflowed too, and the future stayed COMPLETING, done
-   * for isDone() while get() and state() spun for good, from every thread.
+   * A task that waits on a queued task of its own executor at the very end of its stack: the
+   * future ends whole, with the task run once, or failed by a StackOverflowError of the task's own
+   * (it runs in place on the waiter's stack), never run twice. Before 2026-12-02 the in-place run
+   * claimed the task with no room left: the task's StackOverflowError was caught, then the call
+   * that records the outcome overflowed too, and the future stayed COMPLETING, done for isDone()
+   * while get() and state() spun for good, from every thread.
    */
   @Test
   void aWaitAtTheEndOfTheStackLeavesTheAwaitedFutureWhole() throws Exception {
@@ -521,8 +523,97 @@ class HelpingFutureTest {
       });
       waiter.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
       Future<Integer> b = awaited.get();
-      assertEquals(Future.State.SUCCESS, stateWithin(b), "trial " + trial);
-      assertEquals(1, runs.get(), "trial " + trial);
+      Future.State end = stateWithin(b);
+      if (end == Future.State.FAILED) {
+        assertTrue(b.exceptionNow() instanceof StackOverflowError, "trial " + trial);
+        assertTrue(runs.get() <= 1, "trial " + trial + ": ran " + runs.get() + " times");
+      } else {
+        assertEquals(Future.State.SUCCESS, end, "trial " + trial);
+        assertEquals(1, runs.get(), "trial " + trial);
+      }
+    }
+  }
+
+  /**
+   * A task runs its queued children in place from every depth of its stack down to the end, each
+   * child's future with a latch (as when another thread waits on it too), so that the end of each
+   * run probes for the waiters' wake-up: at some depths the child runs and its end overflows, and
+   * is left to the waiting task's thread (HelpingFuture#runInPlace). That thread ends them at its
+   * next wait on a future, at its next blocking call, or, waiting on none, in its M's loop once the
+   * task returns; every future ends with its task's outcome, the task run at most once (a
+   * StackOverflowError when the task itself overflowed).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"a wait", "a blocking call", "the M's loop"})
+  void runsInPlaceWhoseEndOverflowsAreEndedByTheirThread(String endedBy) throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1)
+        .threadFactory(r -> new Thread(null, r, "small-stack", 256 * 1024)).build());
+    int n = 20_000; // more futures than frames of the dive below fit a 256 KB stack
+    AtomicIntegerArray runs = new AtomicIntegerArray(n);
+    List<HelpingFuture<Integer>> fs = new ArrayList<>(n);
+    AtomicReference<M> waiterM = new AtomicReference<>();
+    Future<Object> waiter = ex.submit(() -> {
+      for (int i = 0; i < n; i++) {
+        int k = i;
+        HelpingFuture<Integer> f = (HelpingFuture<Integer>) ex.submit(() -> runs.incrementAndGet(k));
+        f.latchToWaitOn(); // as a waiter on another thread would: the run's end probes
+        fs.add(f);
+      }
+      new InPlaceDive(fs).dive();
+      M m = ThreadTable.currentM();
+      waiterM.set(m);
+      assertTrue(m.unendedRuns > 0, "no run's end overflowed");
+      switch (endedBy) {
+        case "a wait" -> {
+          Future<Object> queued = ex.submit(() -> null);
+          assertThrows(TimeoutException.class, () -> queued.get(0, TimeUnit.NANOSECONDS));
+          assertEquals(0, m.unendedRuns, "left after a wait");
+        }
+        case "a blocking call" -> {
+          GmpExecutor.blocking(() -> null);
+          assertEquals(0, m.unendedRuns, "left after a blocking call");
+        }
+        default -> { } // the M's loop, after this returns
+      }
+      return null;
+    });
+    waiter.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    ex.submit(() -> null).get(LIVENESS_SECONDS, TimeUnit.SECONDS); // the only P: after the loop's
+    assertEquals(0, waiterM.get().unendedRuns, "left after the task returned");
+    for (int k = 0; k < n; k++) {
+      try {
+        assertEquals(1, fs.get(k).get(LIVENESS_SECONDS, TimeUnit.SECONDS), "future " + k);
+        assertEquals(1, runs.get(k), "future " + k);
+      } catch (ExecutionException e) {
+        assertTrue(e.getCause() instanceof StackOverflowError, "future " + k + ": " + e);
+        assertTrue(runs.get(k) <= 1, "future " + k + " ran " + runs.get(k) + " times");
+      }
+    }
+  }
+
+  /** Waits on one future from each frame of a recursion to the end of the stack, way back up. */
+  private static final class InPlaceDive {
+    final List<HelpingFuture<Integer>> fs;
+    int next;
+
+    InPlaceDive(List<HelpingFuture<Integer>> fs) {
+      this.fs = fs;
+    }
+
+    void dive() {
+      try {
+        dive();
+      } catch (StackOverflowError bottom) {
+        // the end: wait from here up
+      }
+      int k = next++;
+      if (k < fs.size()) {
+        try {
+          fs.get(k).get();
+        } catch (StackOverflowError | ExecutionException | InterruptedException e) {
+          // too deep for this wait, or the task's own failure: checked once back up
+        }
+      }
     }
   }
 

@@ -40,7 +40,7 @@ public class DecoratedFutureRunOnceStress {
 
   @Actor
   public void aWaiterInPlace() {
-    f.runHere(false);
+    f.runInPlace(StressSupport.WAITER);
   }
 
   @Arbiter

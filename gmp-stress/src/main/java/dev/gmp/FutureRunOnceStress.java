@@ -13,8 +13,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
 
 /**
- * A submitted task's future ({@link HelpingFuture}, also its G): the M its G reaches and a task
- * waiting on it in place both call {@code run}. One CAS on the future's runner decides which one
+ * A submitted task's future ({@link HelpingFuture}, also its G): the M its G reaches calls {@code
+ * run}, a task waiting on it {@code runInPlace}. One CAS on the future's runner decides which one
  * runs the task: exactly one does. (The same CAS against shutdownNow's claim:
  * FutureRunVsReturnStress.) Mutation: gmp.mutate.futureRunNoCas (the claim is a read and a plain
  * write).
@@ -35,7 +35,7 @@ public class FutureRunOnceStress {
 
   @Actor
   public void aWaiterInPlace() {
-    f.run();
+    f.runInPlace(StressSupport.WAITER);
   }
 
   @Arbiter

@@ -34,7 +34,7 @@ public class FutureRunVsReturnStress {
 
   @Actor
   public void run() {
-    f.runHere(false); // the waiter's run in place
+    f.runInPlace(StressSupport.WAITER); // the waiter's run in place
   }
 
   @Actor

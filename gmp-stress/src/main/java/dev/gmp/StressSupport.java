@@ -11,6 +11,12 @@ import java.util.concurrent.ThreadFactory;
 final class StressSupport {
   private StressSupport() {}
 
+  /**
+   * The M a waiter's run in place ({@code HelpingFuture#runInPlace}) names: it is touched only
+   * when the run's end overflows the stack, never in these tests; one for all of them.
+   */
+  static final M WAITER = new M(sched(1), 1);
+
   /** A runnable G whose goid is {@code id}. */
   static G g(int id) {
     G g = new G();
