@@ -341,6 +341,7 @@ if [ "$mode" = mutants ]; then
     "RunnextReplaceVsStealStress:plainRunnext"
     "RunnextReuseVsStealStress:nextSlotAfterCas"
     "RunnextTakeBackVsStealStress:takeBackNoCas"
+    "RingTakeBackVsStealStress:popNewestUnbounded"
     "PopNewestVsStealStress:popNewestUnbounded"
     "PutSlowVsStealStress:putslowNoCas"
     "GlobalBatchStress:putslowNoLock"

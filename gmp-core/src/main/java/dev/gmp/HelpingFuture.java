@@ -351,12 +351,13 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       }
       // Ours and unclaimed: here, unless a thread claims it first.
       if (runInPlace(m)) {
-        // Its G, if still in runnext (the child a task submitted last), leaves the queue now:
-        // counted here as the M's run of it would have been. Only from the P this task still
+        // Its G, if still in runnext (the child a task submitted last) or newest in the ring
+        // (the one before it, displaced by the last), leaves the queue now: counted here as the
+        // M's run of it would have been. Only from the P this task still
         // runs on, as a spawn's put: the run may have left the M another P, or none (a blocking
         // call inside it), or a retaken one, whose queue the retake moves as a consumer.
         P pp = m.runningTaskP(m.sched);
-        if (pp != null && pp.runq.takeOwnRunnextIf(this)) {
+        if (pp != null && (pp.runq.takeOwnRunnextIf(this) || pp.runq.takeOwnNewestIf(this))) {
           setStatus(Gdead);
           Counters.count(m.sched.counters.ranInPlace);
         }

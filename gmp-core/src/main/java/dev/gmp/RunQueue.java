@@ -375,6 +375,53 @@ final class RunQueue extends RunQueuePad3 {
     return false;
   }
 
+  /**
+   * The owner's take of the ring's newest G if it is {@code g}: the other half of {@link
+   * #takeOwnRunnextIf}, for the child a task ran in place after submitting more (the first of
+   * two children: the second displaced it from runnext to the tail; a tree's every level). Left
+   * queued, such Gs pile up in the ring of a task that spawns and waits, overflow to the global
+   * queue under the lock and come back, only to be popped and found claimed (ForkJoinPool's join
+   * removes its task from the deque wherever it is). {@link #popNewest}'s protocol, and its
+   * bound: false where a thief may be claiming the slot, or below a batch's end.
+   */
+  boolean takeOwnNewestIf(G g) {
+    int t = tail; // plain: owner only
+    int h = head; // acquire; may be stale (low): a pre-check, as in popNewest
+    if (t == spawnedFrom || slots[base + ((t - 1) & MASK)] != g) {
+      return false;
+    }
+    int high = h == lookHead && lookHigh - t > 0 ? lookHigh : t;
+    if (t - 1 - h < (Mutations.POP_NEWEST_UNBOUNDED ? 1 : (high - h + 1) >>> 1)) {
+      return t - 1 == h && takeHeadIf(g, h, t); // the only one: a consumer's CAS, as pollRing's
+    }
+    // Volatile store, then volatile load of head: popNewest's StoreLoad pair.
+    TAIL.set(this, t - 1);
+    int now = head;
+    high = now == lookHead && lookHigh - t > 0 ? lookHigh : t;
+    lookHead = now;
+    lookHigh = high;
+    if (t - 1 - now >= (Mutations.POP_NEWEST_UNBOUNDED ? 1 : (high - now + 1) >>> 1)) {
+      slots[base + ((t - 1) & MASK)] = null; // ours, as in popNewest
+      return true;
+    }
+    TAIL.lazySet(this, t); // a thief may be claiming it: publish it again (release), as there
+    return false;
+  }
+
+  /** pollRing's take of the head G at {@code h}, if it is {@code g}: one CAS, no retry. */
+  private boolean takeHeadIf(G g, int h, int t) {
+    if (slots[base + (h & MASK)] != g || !HEAD.compareAndSet(this, h, h + 1)) {
+      return false; // CAS (release), as in pollRing: a thief that won took g
+    }
+    if (cleared == h) {
+      slots[base + (h & MASK)] = null; // after the CAS, as in pollRing
+      cleared = h + 1;
+    } else {
+      clearTaken(h + 1, t);
+    }
+    return true;
+  }
+
   /** Takes runnext as a consumer (a retaken P's move): one CAS, no retry. */
   G takeRunnext() {
     long seq = runnext; // acquire: the slot was written before seq was published
