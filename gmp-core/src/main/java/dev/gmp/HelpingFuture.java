@@ -251,8 +251,18 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   }
 
   private void finish(Object result, int end) {
+    finish(result, end, false);
+  }
+
+  /**
+   * Ends the future with the run's outcome, then wakes its waiters. {@code inPlace}: a waiter's
+   * run ({@link #runInPlace}), which probes the stack before the wake-up (a latch's count-down, an
+   * unpark deep in the JDK) when there is one: an overflow inside it would leave a waiter parked
+   * on a done future. No waiter, no probe: the common case, the waiter being this thread.
+   */
+  private void finish(Object result, int end, boolean inPlace) {
     CountDownLatch early = null;
-    if (Mutations.FUTURE_WAKE_EARLY) { // a deliberate bug (FutureEndVsWaiterStress), window widened
+    if (Mutations.FUTURE_WAKE_EARLY) { // a deliberate bug (FutureEnd*VsWaiterStress), window widened
       early = done;
       for (int i = 0; i < 64; i++) {
         Thread.onSpinWait();
@@ -262,13 +272,14 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (STATE.compareAndSet(this, PENDING, COMPLETING)) {
       slot = result;
       STATE.lazySet(this, end); // release: whoever reads the final state reads outcome too
-      if (Mutations.FUTURE_WAKE_EARLY) {
-        if (early != null) {
-          early.countDown();
+      // After the CAS: Dekker with latchToWaitOn (wakeWaiters).
+      CountDownLatch l = Mutations.FUTURE_WAKE_EARLY ? early : done;
+      if (l != null) {
+        if (inPlace) {
+          StackGuard.ensure();
         }
-        return;
+        l.countDown();
       }
-      wakeWaiters();
     }
   }
 
@@ -286,6 +297,9 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
 
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
+    if (state != PENDING) {
+      return false; // ended: the common clean-up call (invokeAll's, a finally block) probes nothing
+    }
     // Room for the waiters' wake-up first: an overflow in it, after the CAS, would leave a
     // waiter in get() blocked on a future that reads done (StackGuard).
     StackGuard.ensure();
@@ -402,7 +416,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
           result = e;
           end = FAILED;
         }
-        endInPlace(result, end);
+        finish(result, end, true);
       }
       ranClaimed();
     } catch (StackOverflowError e) {
@@ -430,32 +444,6 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       throw e;
     }
     return true;
-  }
-
-  /**
-   * finish for a run in place: its waiters' wake-up (a latch's count-down, an unpark deep in the
-   * JDK) only after a stack probe, since an overflow inside it would leave a waiter parked on a
-   * done future. No waiter, no probe: the common case, the waiter being this thread.
-   */
-  private void endInPlace(Object result, int end) {
-    CountDownLatch early = null;
-    if (Mutations.FUTURE_WAKE_EARLY) { // a deliberate bug (FutureEndInPlaceVsWaiterStress)
-      early = done;
-      for (int i = 0; i < 64; i++) {
-        Thread.onSpinWait();
-      }
-    }
-    // CAS: loses to a cancel that came first, and then the outcome is that cancellation.
-    if (STATE.compareAndSet(this, PENDING, COMPLETING)) {
-      slot = result;
-      STATE.lazySet(this, end); // release: whoever reads the final state reads outcome too
-      // After the CAS: Dekker with latchToWaitOn, as in wakeWaiters.
-      CountDownLatch l = Mutations.FUTURE_WAKE_EARLY ? early : done;
-      if (l != null) {
-        StackGuard.ensure();
-        l.countDown();
-      }
-    }
   }
 
   /**

@@ -131,7 +131,7 @@ import java.util.function.IntToLongFunction;
  *       A start that reads a shut-down state settles under the lock (refused only once TIDYING).
  *   <li>A submitted task's end vs its waiters. HelpingFuture's run or cancel: CAS the state out
  *       of PENDING, then read the waiters' latch and count it down (HelpingFuture#wakeWaiters;
- *       a waiter's run in place: HelpingFuture#endInPlace, FutureEndInPlaceVsWaiterStress).
+ *       a waiter's run in place probes the stack in between, FutureEndInPlaceVsWaiterStress).
  *       A waiter about to block: put the latch in place by CAS, then read the state
  *       (HelpingFuture#latchToWaitOn).
  *   <li>The owner's newest-first pop vs a thief's claim. RunQueue#popNewest: lower tail (volatile

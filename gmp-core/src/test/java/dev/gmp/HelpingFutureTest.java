@@ -546,23 +546,33 @@ class HelpingFutureTest {
   @ParameterizedTest
   @ValueSource(strings = {"a wait", "a blocking call", "the M's loop"})
   void runsInPlaceWhoseEndOverflowsAreEndedByTheirThread(String endedBy) throws Exception {
-    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1)
+    // No spare thread: no retake may hand the processor, and the queued children, to another
+    // thread while the waiter takes its time over 20,000 of them.
+    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(1).maxSpareThreads(0)
         .threadFactory(r -> new Thread(null, r, "small-stack", 256 * 1024)).build());
     int n = 20_000; // more futures than frames of the dive below fit a 256 KB stack
-    AtomicIntegerArray runs = new AtomicIntegerArray(n);
+    // Plain counts (one processor; the futures' ends publish them): a task of one small frame,
+    // so that many depths fit the task but not the probe before its end's wake-up.
+    int[] runs = new int[n];
+    Integer one = 1;
     List<HelpingFuture<Integer>> fs = new ArrayList<>(n);
     AtomicReference<M> waiterM = new AtomicReference<>();
     Future<Object> waiter = ex.submit(() -> {
       for (int i = 0; i < n; i++) {
         int k = i;
-        HelpingFuture<Integer> f = (HelpingFuture<Integer>) ex.submit(() -> runs.incrementAndGet(k));
+        HelpingFuture<Integer> f = (HelpingFuture<Integer>) ex.submit(() -> {
+          runs[k]++;
+          return one;
+        });
         f.latchToWaitOn(); // as a waiter on another thread would: the run's end probes
         fs.add(f);
       }
-      new InPlaceDive(fs).dive();
+      InPlaceDive dive = new InPlaceDive(fs);
+      dive.dive();
       M m = ThreadTable.currentM();
       waiterM.set(m);
-      assertTrue(m.unendedRuns > 0, "no run's end overflowed");
+      assertTrue(m.unendedRuns > 0,
+          "no run's end overflowed (" + dive.next + " futures reached): " + ex.stats());
       switch (endedBy) {
         case "a wait" -> {
           Future<Object> queued = ex.submit(() -> null);
@@ -583,10 +593,10 @@ class HelpingFutureTest {
     for (int k = 0; k < n; k++) {
       try {
         assertEquals(1, fs.get(k).get(LIVENESS_SECONDS, TimeUnit.SECONDS), "future " + k);
-        assertEquals(1, runs.get(k), "future " + k);
+        assertEquals(1, runs[k], "future " + k);
       } catch (ExecutionException e) {
         assertTrue(e.getCause() instanceof StackOverflowError, "future " + k + ": " + e);
-        assertTrue(runs.get(k) <= 1, "future " + k + " ran " + runs.get(k) + " times");
+        assertTrue(runs[k] <= 1, "future " + k + " ran " + runs[k] + " times");
       }
     }
   }

@@ -14,9 +14,9 @@ import org.openjdk.jcstress.infra.results.L_Result;
 
 /**
  * FutureEndVsWaiterStress for a waiter's run in place ({@code HelpingFuture#runInPlace}), whose
- * end has its own copy of the Dekker pair with a waiter getting ready to block (endInPlace: the
- * state CAS, then the latch read, which it counts down only after a stack probe). A waiter that
- * would block must find its latch counted down once the run has ended. Mutation:
+ * end takes the Dekker pair with a waiter getting ready to block through its own path (the state
+ * CAS, then the latch read, counted down only after a stack probe). A waiter that would block
+ * must find its latch counted down once the run has ended. Mutation:
  * gmp.mutate.futureWakeEarly (the end reads the latch before its state CAS).
  */
 @JCStressTest
