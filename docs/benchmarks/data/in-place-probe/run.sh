@@ -1,6 +1,6 @@
 #!/bin/bash
 # In-place waits without the stack probe: head (65d6180) vs new, ForkJoinPool beside, 3 JVMs each, interleaved.
-# usage: run.sh HEAD_CORE_JAR NEW_CORE_JAR  (classes of SubmitGetLoop, FibLoop, TimedLoop in .)
+# usage: run.sh HEAD_CORE_JAR NEW_CORE_JAR  (classes of SubmitGetLoop, FibLoop and ../timed-get's TimedLoop in .)
 H=$1; N=$2
 for round in 1 2 3; do
   for p in 1 2; do
