@@ -367,9 +367,9 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       if (runInPlace(m)) {
         // Its G, if still in runnext (the child a task submitted last) or newest in the ring
         // (the one before it, displaced by the last), leaves the queue now: counted here as the
-        // M's run of it would have been. Only from the P this task still
-        // runs on, as a spawn's put: the run may have left the M another P, or none (a blocking
-        // call inside it), or a retaken one, whose queue the retake moves as a consumer.
+        // M's run of it would have been. Only from the P this task still runs on, as a spawn's
+        // put: the run may have left the M another P, or none (a blocking call inside it), or a
+        // retaken one, whose queue the retake moves as a consumer.
         P pp = m.runningTaskP(m.sched);
         if (pp != null && (pp.runq.takeOwnRunnextIf(this) || pp.runq.takeOwnNewestIf(this))) {
           setStatus(Gdead);

@@ -263,7 +263,11 @@ class NestedWaitTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   void aTreeRunInPlaceLeavesNoGQueued(int parallelism) throws Exception {
-    GmpExecutor ex = tracked.track(GmpExecutor.builder().parallelism(parallelism).build());
+    GmpExecutor.Builder b = GmpExecutor.builder().parallelism(parallelism);
+    if (parallelism == 1) {
+      b.maxSpareThreads(0); // no retake hands the queued children to a second thread meanwhile
+    }
+    GmpExecutor ex = tracked.track(b.build());
     int depth = 9;
     int queued = ex.submit(() -> {
       tree(ex, depth);
