@@ -62,12 +62,6 @@ final class Counters {
   /** Ps taken back from an idle M that was late to pick them up (Spares#takeLateHandoffLocked). */
   final LongAdder lateHandoffTakes = new LongAdder();
 
-  /**
-   * Futures run in place whose G their waiter took back out of runnext (HelpingFuture), so that
-   * no M counts it: part of completedTasks.
-   */
-  final LongAdder ranInPlace = new LongAdder();
-
   /** sysmon's once-a-second looks at the CPU count, pinned or not (tests wait on it). */
   final LongAdder cpuChecks = new LongAdder();
 
@@ -99,7 +93,7 @@ final class Counters {
       if (m.life() != M.NEW) {
         threads++; // an M that startm is still getting a thread for is not a thread yet
       }
-      completed += m.completedAcquire();
+      completed += m.tasksEnded();
       steals += m.steals();
       G g = m.curg();
       if (g != null) {
@@ -123,7 +117,7 @@ final class Counters {
         steals = s.threads.retiredSteals;
         for (M m : s.threads.allm) {
           if (m != null) {
-            completed += m.completedAcquire();
+            completed += m.tasksEnded();
             steals += m.steals();
           }
         }
@@ -131,7 +125,6 @@ final class Counters {
         s.lock.unlock();
       }
     }
-    completed += s.counters.ranInPlace.sum(); // only grows: completed never goes down either
     Carriers vc = s.carriers;
     int vthreads = vc == null ? 0 : (int) Math.min(Integer.MAX_VALUE, vc.liveCount());
     int parked = vc == null ? 0 : vc.parked();

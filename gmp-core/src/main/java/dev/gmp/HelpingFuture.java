@@ -373,7 +373,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
         P pp = m.runningTaskP(m.sched);
         if (pp != null && (pp.runq.takeOwnRunnextIf(this) || pp.runq.takeOwnNewestIf(this))) {
           setStatus(Gdead);
-          Counters.count(m.sched.counters.ranInPlace);
+          m.incRanInPlace();
         }
         afterRunInPlace(m.sched);
       }

@@ -197,6 +197,15 @@ final class M implements Runnable {
   private long completed;
 
   /**
+   * Futures run in place on this M's thread whose G the waiter took back out of its queue
+   * (HelpingFuture#runInPlaceIfUnstarted), so that no M's loop counts them: part of the completed
+   * tasks in stats. Kept apart from {@link #completed}, which names the running task for sysmon.
+   * Single writer, plain, as the per-task count it is: a shared adder put a CAS on every node of
+   * a fork-join recursion.
+   */
+  private long ranInPlace;
+
+  /**
    * sysmon's claim on the task this M runs, for a retake of the P it names (Retake#retakeRunning):
    * Dekker pair J with the M's next task. sysmon writes the claim, fences, and reads the M's
    * completed count; the M stores the count at a task's end, takes its next G by a CAS or under
@@ -333,6 +342,17 @@ final class M implements Runnable {
   /** The count, read by this M itself or under the lock once it has exited. */
   long completed() {
     return completed;
+  }
+
+  /** Tasks this M ended, in its loop or run in place: stats' count, read by any thread. */
+  long tasksEnded() {
+    long c = completedAcquire();
+    return c + ranInPlace; // plain: a count another thread may read a little stale
+  }
+
+  /** A run in place whose G left the queue: on this M's own thread only. */
+  void incRanInPlace() {
+    ranInPlace = ranInPlace + 1; // plain: single writer; stats read it racily (tasksEnded)
   }
 
   long completedAcquire() {

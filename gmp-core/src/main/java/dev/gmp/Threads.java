@@ -824,7 +824,7 @@ final class Threads {
       freemLocked(m);
       m.dropIsland(); // its curg is null: the 64 KB need not outlive the thread (roomForExited)
       exited.add(m.runner); // fits: roomForExited
-      retiredCompleted += m.completed();
+      retiredCompleted += m.tasksEnded(); // its thread's: the loop's and the runs in place
       retiredSteals += m.steals();
       exitSeq++; // even: moved
       Lifecycle.tryTidyLocked(s);
