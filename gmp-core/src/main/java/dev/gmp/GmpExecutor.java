@@ -288,10 +288,16 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
 
   /**
    * Runs the tasks and returns the result of one that succeeded; the others are cancelled
-   * (AbstractExecutorService's contract). From one of this executor's tasks, the tasks are queued
-   * and waited for newest first, as {@link #invokeAll(Collection)} does: the waiting task runs in
-   * place any that no thread has started, so the call needs no other thread. From any other
-   * thread it is AbstractExecutorService's.
+   * (AbstractExecutorService's contract): the first to succeed is the answer, however long the
+   * others run. From one of this executor's tasks the wait is a declared blocking call (see
+   * {@link #blocking}): the task's processor, with the queued tasks, goes to another thread at
+   * once. Where no other thread may take it ({@link Builder#maxSpareThreads maxSpareThreads(0)},
+   * or {@link Builder#maxThreads maxThreads} no more than the parallelism), the waiting task runs
+   * the tasks itself instead, newest first, as {@link #invokeAll(Collection)} does: then a task
+   * that succeeds is the answer only after the one running in its place ends. So does a wait
+   * that sees no task end for 10 ms while one is still unstarted (no thread may be free to start
+   * it: every spare busy), one task at a time. From any other thread it is
+   * AbstractExecutorService's.
    *
    * @throws NullPointerException if tasks or any of its elements is null, checked before any
    *     task is queued: a call that throws it ran none of them
@@ -314,10 +320,10 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
   }
 
   /**
-   * As {@link #invokeAny(Collection)}, within {@code timeout}. From one of this executor's tasks,
-   * a task no thread has started runs in place as in the untimed call (as ForkJoinPool's timed
-   * join does): the call can end past the timeout by that run. From any other thread it is
-   * AbstractExecutorService's.
+   * As {@link #invokeAny(Collection)}, within {@code timeout}: it ends at the timeout if no task
+   * succeeded by then. Where the waiting task runs the tasks itself (no other thread may take its
+   * processor: see {@link #invokeAny(Collection)}), it can end past the timeout by the run in its
+   * place, as ForkJoinPool's timed join does.
    *
    * @throws NullPointerException if tasks, any of its elements, or unit is null, checked before
    *     any task is queued: a call that throws it ran none of them

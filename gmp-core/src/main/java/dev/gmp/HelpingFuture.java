@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
@@ -800,15 +801,19 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   // ---------------------------------------------------------------- invokeAny
 
   /**
-   * GmpExecutor#invokeAny from one of {@code ex}'s own tasks: every task queued as its own
-   * future, then waited for newest first as invokeAll does, so that the waiting task runs in
-   * place what no thread has started (and waits, declared, for what another thread runs); the
-   * first that succeeds is the answer, and every other future is cancelled.
-   * AbstractExecutorService's version waits on a completion queue, off the CPU and unmarked: a
-   * retake and a spare thread per call, and no answer at all with no spare threads allowed.
-   * Timed ({@code nanos >= 0}), each wait gets what is left of the timeout; once it is spent, a
-   * task that succeeded meanwhile on another thread is still the answer, and only if none did
-   * is it a TimeoutException (or, every task done and failed, the last failure).
+   * GmpExecutor#invokeAny from one of {@code ex}'s own tasks (timed: {@code nanos >= 0}). The
+   * first task to succeed is the answer while the others still run, and a timed call ends at its
+   * timeout: the contract callers race tasks for (hedged requests, a deadline over several
+   * tries), as AbstractExecutorService and ForkJoinPool keep it. So the waiting task runs none of
+   * them in its place, which would commit it to that task's whole run: it waits for the first
+   * end on a completion queue inside a declared blocking call, which hands its processor (and the
+   * queued tasks) to another thread at once, as ForkJoinPool compensates a joining worker.
+   * AbstractExecutorService's own version waits there unmarked: a retake per call. Where no
+   * other thread may take the processor (no spare budget, or no thread allowed beyond the
+   * processors) the waiter runs the tasks in place ({@link #invokeAnyInPlace}): no other thread
+   * could run them at all. Where threads may run out (the spare budget spent by waiters like
+   * this one), a wait that sees no end for {@link #ANY_HELP_NANOS} runs the newest task nobody
+   * started in place, so that tasks queued behind waiting threads never stall for good.
    */
   static <T> T invokeAnyInTask(
       ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks, long nanos)
@@ -817,6 +822,134 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     if (tasks.isEmpty()) {
       throw new IllegalArgumentException("invokeAny: no tasks");
     }
+    Scheduler s = ex.sched;
+    if (s.config.maxSpareThreads() == 0 || s.config.maxThreads() <= s.gomaxprocs) {
+      return invokeAnyInPlace(ex, tasks, nanos);
+    }
+    boolean timed = nanos >= 0;
+    long deadline = timed ? System.nanoTime() + nanos : 0L;
+    ArrayBlockingQueue<AnyTask<T>> ends = new ArrayBlockingQueue<>(tasks.size());
+    ArrayList<HelpingFuture<T>> futures = new ArrayList<>(tasks.size());
+    int answered = -1;
+    try {
+      for (Callable<T> t : tasks) {
+        // All made (a decorator may throw) before any is queued, as invokeAll's.
+        futures.add(ex.futureFor(new AnyTask<>(t, futures.size(), ends)));
+      }
+      for (HelpingFuture<T> f : futures) {
+        ex.executeFuture(f);
+      }
+      ExecutionException failed = null;
+      for (int left = futures.size(); left > 0; left--) {
+        AnyTask<T> end;
+        while ((end = ends.poll()) == null) {
+          long wait = timed ? deadline - System.nanoTime() : ANY_HELP_NANOS;
+          if (wait <= 0L) {
+            throw new TimeoutException();
+          }
+          end = awaitAnyEnd(ends, Math.min(wait, ANY_HELP_NANOS));
+          if (end != null) {
+            break;
+          }
+          // Nothing ended for a while though the processor went on: if a task is still
+          // unstarted, maybe no thread is free to start it (each waiting like this one, the
+          // spare budget spent), so the newest such runs here (its end comes through ends).
+          M m = taskM();
+          for (int i = futures.size() - 1; m != null && i >= 0; i--) {
+            HelpingFuture<T> f = futures.get(i);
+            if (f.state == PENDING && f.runner == s) {
+              f.runInPlaceIfUnstarted(m);
+              break;
+            }
+          }
+        }
+        if (end.failure == null) {
+          answered = end.index;
+          return end.result;
+        }
+        failed = new ExecutionException(end.failure); // none succeeds: the last failure, as
+        // AbstractExecutorService's
+      }
+      throw failed;
+    } finally {
+      // The rest never start, or are interrupted (the contract's cancel); not the answer's own,
+      // whose run may still be ending: an interrupt there would land on its worker.
+      for (int i = 0; i < futures.size(); i++) {
+        if (i != answered) {
+          futures.get(i).cancel(true);
+        }
+      }
+    }
+  }
+
+  /**
+   * How long invokeAnyInTask waits for an end before it runs an unstarted task itself: long
+   * enough for a woken or new thread to start the tasks it handed on (a few ms on a busy
+   * machine), short next to the stall it ends where no thread can.
+   */
+  static final long ANY_HELP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+  /** invokeAnyInTask's wait for the next end, declared: the processor goes on at once. */
+  private static <T> AnyTask<T> awaitAnyEnd(ArrayBlockingQueue<AnyTask<T>> ends, long nanos)
+      throws InterruptedException {
+    try {
+      return Syscall.blocking(() -> ends.poll(nanos, TimeUnit.NANOSECONDS));
+    } catch (InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e); // the queue's waits throw nothing else
+    }
+  }
+
+  /**
+   * An invokeAny task in a task: runs the caller's task and reports its outcome to the waiting
+   * caller, itself, as the task's last act (the future's end comes after it, and the caller
+   * need not wait for that). Named by the caller's task, as the future that holds it.
+   */
+  private static final class AnyTask<T> implements Callable<T> {
+    private final Callable<T> task;
+    final int index;
+    private final ArrayBlockingQueue<AnyTask<T>> ends;
+    T result; // written before the queue's put, read after its take: the queue's lock orders them
+    Throwable failure;
+
+    AnyTask(Callable<T> task, int index, ArrayBlockingQueue<AnyTask<T>> ends) {
+      this.task = task;
+      this.index = index;
+      this.ends = ends;
+    }
+
+    @Override
+    public T call() throws Exception {
+      try {
+        result = task.call();
+      } catch (Throwable e) {
+        failure = e;
+        ends.add(this); // room for every task: never full
+        throw e;
+      }
+      ends.add(this);
+      return result;
+    }
+
+    @Override
+    public String toString() {
+      return task.toString();
+    }
+  }
+
+  /**
+   * invokeAnyInTask where no other thread may run the tasks: every task queued as its own
+   * future, then waited for newest first as invokeAll does, so that the waiting task runs in
+   * place what no thread has started (and waits, declared, for what another thread runs); the
+   * first that succeeds is the answer, and every other future is cancelled. Timed, each wait gets
+   * what is left of the timeout (a run in place may end past it); once it is spent, a task that
+   * succeeded meanwhile on another thread is still the answer, and only if none did is it a
+   * TimeoutException (or, every task done and failed, the last failure).
+   */
+  private static <T> T invokeAnyInPlace(
+      ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks, long nanos)
+      throws InterruptedException, ExecutionException, TimeoutException {
     boolean timed = nanos >= 0;
     long deadline = timed ? System.nanoTime() + nanos : 0L;
     ArrayList<HelpingFuture<T>> futures = new ArrayList<>(tasks.size());
