@@ -351,8 +351,9 @@ final class Round {
 
   /**
    * Kind 7, the other half: 1-3 children through invokeAll or invokeAny from the task, which gmp
-   * queues as futures and waits for newest first, running in place those no thread has started.
-   * The futures never reach the soak before the call returns, so shutdownNow's list names them
+   * queues as futures; invokeAll waits for them newest first, running in place those no thread
+   * has started, and invokeAny waits for the first end as a marked call (in place only where no
+   * thread may take its processor, or after a while with no end). The futures never reach the soak before the call returns, so shutdownNow's list names them
    * by their text ({@link #idIn}). Children are accepted before the call (any may run before it
    * returns); those the call may have cancelled (all, if it threw; every one but the answer, for
    * invokeAny) are excused if they never ran, like a timer the soak cancelled. A completed
