@@ -42,6 +42,14 @@ class InvokeAnyInTaskTest {
     };
   }
 
+  /** invokeAny, or timed invokeAny with the liveness bound as its timeout. */
+  private static <T> T invokeAny(GmpExecutor ex, List<? extends Callable<T>> tasks, boolean timed)
+      throws Exception {
+    return timed
+        ? ex.invokeAny(tasks, TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS)
+        : ex.invokeAny(tasks);
+  }
+
   @ParameterizedTest(name = "parallelism {0}, timed {1}")
   @CsvSource({"1, false", "1, true", "2, false", "2, true"})
   void theFirstSuccessIsTheAnswerWhileAnotherTaskStillRuns(int parallelism, boolean timed)
@@ -54,9 +62,7 @@ class InvokeAnyInTaskTest {
     List<Callable<String>> tasks = List.of(() -> "fast", held(release, started, interrupted));
     Future<String> caller = ex.submit(() -> {
       try {
-        return timed
-            ? ex.invokeAny(tasks, TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS)
-            : ex.invokeAny(tasks);
+        return invokeAny(ex, tasks, timed);
       } finally {
         release.countDown(); // returned: the held task may end (if invokeAny did not cancel it)
       }
@@ -114,9 +120,7 @@ class InvokeAnyInTaskTest {
           throw new IllegalStateException("fails");
         });
     Future<Thread> caller = ex.submit(() -> {
-      String answer = timed
-          ? ex.invokeAny(tasks, TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS)
-          : ex.invokeAny(tasks);
+      String answer = invokeAny(ex, tasks, timed);
       assertEquals("ok", answer);
       return Thread.currentThread();
     });
@@ -135,12 +139,8 @@ class InvokeAnyInTaskTest {
     GmpExecutor ex = tracked.track(
         GmpExecutor.builder().parallelism(1).maxSpareThreads(1).build());
     Callable<String> leaf = () -> "leaf";
-    Callable<String> middle = () -> timed
-        ? ex.invokeAny(List.of(leaf), TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS)
-        : ex.invokeAny(List.of(leaf));
-    Future<String> outer = ex.submit(() -> timed
-        ? ex.invokeAny(List.of(middle), TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS)
-        : ex.invokeAny(List.of(middle)));
+    Callable<String> middle = () -> invokeAny(ex, List.of(leaf), timed);
+    Future<String> outer = ex.submit(() -> invokeAny(ex, List.of(middle), timed));
     assertEquals("leaf", outer.get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS),
         "stats " + ex.stats());
   }
@@ -158,11 +158,7 @@ class InvokeAnyInTaskTest {
         });
     Future<Throwable> caller = ex.submit(() -> {
       try {
-        if (timed) {
-          ex.invokeAny(tasks, TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
-        } else {
-          ex.invokeAny(tasks);
-        }
+        invokeAny(ex, tasks, timed);
         return null;
       } catch (Throwable e) {
         return e;
@@ -188,11 +184,7 @@ class InvokeAnyInTaskTest {
       waiter[0] = Thread.currentThread();
       waiting.countDown();
       try {
-        if (timed) {
-          ex.invokeAny(tasks, TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
-        } else {
-          ex.invokeAny(tasks);
-        }
+        invokeAny(ex, tasks, timed);
         return null;
       } catch (Throwable e) {
         return e;
