@@ -843,24 +843,26 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
       for (int left = futures.size(); left > 0; left--) {
         AnyTask<T> end;
         while ((end = ends.poll()) == null) {
-          long wait = timed ? deadline - System.nanoTime() : ANY_HELP_NANOS;
+          long wait = timed ? deadline - System.nanoTime() : Long.MAX_VALUE;
           if (wait <= 0L) {
             throw new TimeoutException();
           }
-          end = awaitAnyEnd(ends, Math.min(wait, ANY_HELP_NANOS));
+          // Every task started: each will report, so wait for it; else not for long (below).
+          boolean unstarted = newestUnstarted(futures, s) >= 0;
+          end = awaitAnyEnd(ends, unstarted ? Math.min(wait, ANY_HELP_NANOS) : wait);
           if (end != null) {
             break;
           }
-          // Nothing ended for a while though the processor went on: if a task is still
-          // unstarted, maybe no thread is free to start it (each waiting like this one, the
+          M m;
+          if (!unstarted || (m = taskM()) == null) {
+            continue; // a spare without a processor never runs a task: it waits on
+          }
+          // Nothing ended for a while though the processor went on, and a task is still
+          // unstarted: maybe no thread is free to start it (each waiting like this one, the
           // spare budget spent), so the newest such runs here (its end comes through ends).
-          M m = taskM();
-          for (int i = futures.size() - 1; m != null && i >= 0; i--) {
-            HelpingFuture<T> f = futures.get(i);
-            if (f.state == PENDING && f.runner == s) {
-              f.runInPlaceIfUnstarted(m);
-              break;
-            }
+          int i = newestUnstarted(futures, s);
+          if (i >= 0) {
+            futures.get(i).runInPlaceIfUnstarted(m);
           }
         }
         if (end.failure == null) {
@@ -880,6 +882,17 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
         }
       }
     }
+  }
+
+  /** The index of the newest of {@code futures} no thread has claimed yet, or -1. */
+  private static int newestUnstarted(List<? extends HelpingFuture<?>> futures, Scheduler s) {
+    for (int i = futures.size() - 1; i >= 0; i--) {
+      HelpingFuture<?> f = futures.get(i);
+      if (f.state == PENDING && f.runner == s) { // volatile: a claim moves runner off s first
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**
