@@ -812,7 +812,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
    * other thread may take the processor (no spare budget, or no thread allowed beyond the
    * processors) the waiter runs the tasks in place ({@link #invokeAnyInPlace}): no other thread
    * could run them at all. Where threads may run out (the spare budget spent by waiters like
-   * this one), a wait that sees no end for {@link #ANY_HELP_NANOS} runs the newest task nobody
+   * this one), a wait that sees no end for {@link #ANY_HELP_NANOS} runs the oldest task nobody
    * started in place, so that tasks queued behind waiting threads never stall for good.
    */
   static <T> T invokeAnyInTask(
@@ -848,7 +848,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
             throw new TimeoutException();
           }
           // Every task started: each will report, so wait for it; else not for long (below).
-          boolean unstarted = newestUnstarted(futures, s) >= 0;
+          boolean unstarted = oldestUnstarted(futures, s) >= 0;
           end = awaitAnyEnd(ends, unstarted ? Math.min(wait, ANY_HELP_NANOS) : wait);
           if (end != null) {
             break;
@@ -859,8 +859,10 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
           }
           // Nothing ended for a while though the processor went on, and a task is still
           // unstarted: maybe no thread is free to start it (each waiting like this one, the
-          // spare budget spent), so the newest such runs here (its end comes through ends).
-          int i = newestUnstarted(futures, s);
+          // spare budget spent), so the oldest such runs here (its end comes through ends): the
+          // first the caller listed, and the last the thread that took the processor reaches
+          // (it runs the newest, in runnext, first).
+          int i = oldestUnstarted(futures, s);
           if (i >= 0) {
             futures.get(i).runInPlaceIfUnstarted(m);
           }
@@ -884,9 +886,9 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     }
   }
 
-  /** The index of the newest of {@code futures} no thread has claimed yet, or -1. */
-  private static int newestUnstarted(List<? extends HelpingFuture<?>> futures, Scheduler s) {
-    for (int i = futures.size() - 1; i >= 0; i--) {
+  /** The index of the oldest of {@code futures} no thread has claimed yet, or -1. */
+  private static int oldestUnstarted(List<? extends HelpingFuture<?>> futures, Scheduler s) {
+    for (int i = 0; i < futures.size(); i++) {
       HelpingFuture<?> f = futures.get(i);
       if (f.state == PENDING && f.runner == s) { // volatile: a claim moves runner off s first
         return i;
