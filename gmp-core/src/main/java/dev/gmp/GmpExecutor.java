@@ -294,9 +294,9 @@ public final class GmpExecutor extends ScheduledExecutorSupport {
    * once. Where no other thread may take it ({@link Builder#maxSpareThreads maxSpareThreads(0)},
    * or {@link Builder#maxThreads maxThreads} no more than the parallelism), the waiting task runs
    * the tasks itself instead, newest first, as {@link #invokeAll(Collection)} does: then a task
-   * that succeeds is the answer only after the one running in its place ends. A wait that sees
-   * no task end for 10 ms while one is still unstarted runs the oldest such itself (no thread may
-   * be free to start it: every spare busy). From any other thread it is
+   * that succeeds is the answer only after the one running in its place ends. So it does, for
+   * the oldest task nobody started, when no task has ended for 10 ms and no thread may be made to
+   * start one (every spare busy, or maxThreads reached). From any other thread it is
    * AbstractExecutorService's.
    *
    * @throws NullPointerException if tasks or any of its elements is null, checked before any

@@ -811,9 +811,10 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
    * AbstractExecutorService's own version waits there unmarked: a retake per call. Where no
    * other thread may take the processor (no spare budget, or no thread allowed beyond the
    * processors) the waiter runs the tasks in place ({@link #invokeAnyInPlace}): no other thread
-   * could run them at all. Where threads may run out (the spare budget spent by waiters like
-   * this one), a wait that sees no end for {@link #ANY_HELP_NANOS} runs the oldest task nobody
-   * started in place, so that tasks queued behind waiting threads never stall for good.
+   * could run them at all. Where threads run out at run time (the spare budget spent by waiters
+   * like this one), a wait that sees no end for {@link #ANY_HELP_NANOS} while a task is unstarted
+   * and no thread may be made runs the oldest such in place, so that tasks queued behind
+   * waiting threads never stall for good.
    */
   static <T> T invokeAnyInTask(
       ScheduledExecutorSupport ex, Collection<? extends Callable<T>> tasks, long nanos)
@@ -854,14 +855,13 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
             break;
           }
           M m;
-          if (!unstarted || (m = taskM()) == null) {
-            continue; // a spare without a processor never runs a task: it waits on
+          if (!unstarted || !noThreadToBeHad(s) || (m = taskM()) == null) {
+            continue; // a thread will come for them; a spare without a processor runs nothing
           }
-          // Nothing ended for a while though the processor went on, and a task is still
-          // unstarted: maybe no thread is free to start it (each waiting like this one, the
-          // spare budget spent), so the oldest such runs here (its end comes through ends): the
-          // first the caller listed, and the last the thread that took the processor reaches
-          // (it runs the newest, in runnext, first).
+          // Nothing ended for a while, a task is still unstarted, and no thread may be made to
+          // start it (each waiting like this one, the spare budget spent): the oldest such runs
+          // here (its end comes through ends), the first the caller listed, and the last the
+          // thread that took the processor reaches (it runs the newest, in runnext, first).
           int i = oldestUnstarted(futures, s);
           if (i >= 0) {
             futures.get(i).runInPlaceIfUnstarted(m);
@@ -878,11 +878,7 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
     } finally {
       // The rest never start, or are interrupted (the contract's cancel); not the answer's own,
       // whose run may still be ending: an interrupt there would land on its worker.
-      for (int i = 0; i < futures.size(); i++) {
-        if (i != answered) {
-          futures.get(i).cancel(true);
-        }
-      }
+      cancelAll(futures, answered);
     }
   }
 
@@ -898,9 +894,18 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   }
 
   /**
-   * How long invokeAnyInTask waits for an end before it runs an unstarted task itself: long
-   * enough for a woken or new thread to start the tasks it handed on (a few ms on a busy
-   * machine), short next to the stall it ends where no thread can.
+   * Whether no thread may be made for a processor handed on: the spare budget spent or the
+   * thread cap reached. Racy reads, a hint taken again at each of invokeAnyInTask's looks: a
+   * stale "room" waits one look more, a stale "none" runs one task in place.
+   */
+  private static boolean noThreadToBeHad(Scheduler s) {
+    return s.spares.count >= s.config.maxSpareThreads()
+        || s.threads.mcount >= s.config.maxThreads();
+  }
+
+  /**
+   * How often invokeAnyInTask looks, while a task is unstarted, whether no thread may be made
+   * to start it: short next to the stall it ends, long next to a look.
    */
   static final long ANY_HELP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
@@ -1029,8 +1034,15 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   }
 
   private static void cancelAll(List<? extends Future<?>> futures) {
-    for (Future<?> f : futures) {
-      f.cancel(true); // a no-op on a done one
+    cancelAll(futures, -1);
+  }
+
+  /** As {@link #cancelAll(List)}, all but the one at {@code spared}. */
+  private static void cancelAll(List<? extends Future<?>> futures, int spared) {
+    for (int i = 0; i < futures.size(); i++) {
+      if (i != spared) {
+        futures.get(i).cancel(true); // a no-op on a done one
+      }
     }
   }
 }
