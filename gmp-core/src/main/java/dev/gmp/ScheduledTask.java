@@ -2,9 +2,11 @@ package dev.gmp;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
@@ -189,6 +191,68 @@ final class ScheduledTask<V> extends FutureTask<V> implements RunnableScheduledF
     if ((runAndReset() || !isDone()) && fromHeap) {
       when = period > 0 ? Timers.saturatedAdd(when, period) : Timers.deadline(-period);
       s.timers.rearm(this);
+    }
+  }
+
+  /**
+   * From a task, the wait is declared ({@link Syscall#blocking}), as a wait on submit's future
+   * is: the task's P goes to another thread at once if work waits, instead of when the block
+   * detector sees the thread off the CPU. Nothing runs in place: a timer's time has not come.
+   */
+  @Override
+  public V get() throws InterruptedException, ExecutionException {
+    if (isDone() || ThreadTable.currentM() == null) {
+      return super.get(); // no wait, or not a worker: nothing to declare, nothing allocated
+    }
+    try {
+      return declaredWait(false, 0L);
+    } catch (TimeoutException e) {
+      throw new AssertionError(e); // an untimed wait does not time out
+    }
+  }
+
+  /** As {@link #get()}: from a task, a wait with time left is declared. */
+  @Override
+  public V get(long timeout, TimeUnit unit)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    long nanos = unit.toNanos(timeout); // a null unit throws here, as FutureTask's
+    if (nanos <= 0 || isDone() || ThreadTable.currentM() == null) {
+      return super.get(timeout, unit);
+    }
+    return declaredWait(true, nanos);
+  }
+
+  private V declaredWait(boolean timed, long nanos)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    try {
+      return Syscall.blocking(new DeclaredGet<>(this, timed, nanos));
+    } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new AssertionError(e); // FutureTask's get throws nothing else
+    }
+  }
+
+  private V plainGet(boolean timed, long nanos)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    return timed ? super.get(nanos, TimeUnit.NANOSECONDS) : super.get();
+  }
+
+  /** The wait declaredWait declares: a class, not a lambda (HelpingFuture.DeclaredWait's reason). */
+  private static final class DeclaredGet<V> implements Callable<V> {
+    private final ScheduledTask<V> t;
+    private final boolean timed;
+    private final long nanos;
+
+    DeclaredGet(ScheduledTask<V> t, boolean timed, long nanos) {
+      this.t = t;
+      this.timed = timed;
+      this.nanos = nanos;
+    }
+
+    @Override
+    public V call() throws InterruptedException, ExecutionException, TimeoutException {
+      return t.plainGet(timed, nanos);
     }
   }
 
