@@ -71,12 +71,36 @@ final class TimerSleeper {
     if (sl != null) {
       kicked = true; // volatile: the sleeper clears it before each publish, checks it around parks
       LockSupport.unpark(sl.runner);
-    } else if (s.idle.npidle > 0) {
+    } else {
+      noSleeper();
+    }
+  }
+
+  /**
+   * Timers pending and no sleeper: a spinner that will park as one if a P idles (an M about to
+   * park reads the heaps before it declines the role), else sysmon's eye on the busy Ps.
+   */
+  private void noSleeper() {
+    if (s.idle.npidle > 0) {
       if (s.idle.nmspinning() == 0) {
         s.idle.wakep();
       }
     } else {
       dueWhileBusy(); // all Ps busy: their Ms look at the heaps before they park, if they park
+    }
+  }
+
+  /**
+   * After a sleeper's wake ({@link #takeP}: it gave the role up and took a P) has moved the due
+   * timers to its ring (Timers#check): a timer still pending needs a sleeper while this M runs
+   * what fired, which may take long or block. Go's ready() wakes a spinner for each goroutine a
+   * timer makes runnable; this wakes one only when a timer is left for it (a lone periodic task
+   * is out of its heap until its run re-arms it). Before, the later timer waited for the fired
+   * task's end, or at parallelism 1 for sysmon's deep sleep to end (CHANGELOG).
+   */
+  void coverPending() {
+    if (holder == null && timers.earliestRacy() != Timers.NONE) {
+      noSleeper(); // a holder meanwhile published after reading every heap: it covers them
     }
   }
 

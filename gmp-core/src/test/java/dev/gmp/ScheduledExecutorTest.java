@@ -520,6 +520,49 @@ class ScheduledExecutorTest {
   }
 
   /**
+   * The sleeper takes an idle P to fire a due timer, giving its role up; a later timer is still
+   * pending. Someone must sleep for it while the fired task runs: here the other P idles, so an
+   * M that takes that P. Before, nobody did: the later timer waited until the fired task ended
+   * (43-326 ms late after a 1 s task, p=2 and 4). No sysmon here: without the hand-on the first
+   * task waits for the second timer for good.
+   */
+  @Test
+  void aTimerPendingWhenTheSleeperTakesAProcessorForAnotherStillFires() throws Exception {
+    GmpExecutor ex = new GmpExecutor(GmpExecutor.builder().parallelism(2).config(), false);
+    try {
+      CountDownLatch secondFired = new CountDownLatch(1);
+      ScheduledFuture<Boolean> first = ex.schedule(
+          () -> secondFired.await(LIVENESS_SECONDS, TimeUnit.SECONDS), 50, TimeUnit.MILLISECONDS);
+      ex.schedule(secondFired::countDown, 100, TimeUnit.MILLISECONDS);
+      assertTrue(first.get(2 * LIVENESS_SECONDS, TimeUnit.SECONDS),
+          "the second timer fired while the first one's task ran: " + ex.dump());
+    } finally {
+      TestSupport.terminate(ex);
+    }
+  }
+
+  /**
+   * The same at parallelism 1, where no P idles: the fired task holds the only P, and if it
+   * blocks unmarked, only sysmon can hand that P on for the pending timer, so the fire ends
+   * sysmon's deep sleep. Before, sysmon slept on: a second timer due while the first one's task
+   * slept 1 s unmarked came 0.4-0.9 s late (a user's check). Driven by sysmon's own state.
+   */
+  @Test
+  void aTimerPendingWhenTheSleeperTakesTheOnlyProcessorEndsSysmonsDeepSleep() throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
+      GmpExecutor ex = c.ex();
+      ex.submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS); // threads and sysmon started
+      awaitCondition("sysmon in its deep sleep (every P idle)", () -> ex.sched.sysmon.waiting);
+      ScheduledFuture<Boolean> first =
+          ex.schedule(() -> ex.sched.sysmon.waiting, 50, TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> second = ex.schedule(() -> {}, 1, TimeUnit.HOURS);
+      assertFalse(first.get(LIVENESS_SECONDS, TimeUnit.SECONDS),
+          "sysmon awake while the first timer's task ran, the second pending");
+      second.cancel(false);
+    }
+  }
+
+  /**
    * A task that waits, unmarked, on a timer of its own executor whose every P such tasks hold: the
    * timer is due on a P whose task is off the CPU, so sysmon hands that P on. It used to count
    * only queued tasks as work waiting, so the timer never fired and the waits never ended
