@@ -204,13 +204,17 @@ final class Idle extends IdlePad2 {
    * spinner side): a submitter that saw us spinning skipped its wakep, and its put + StoreLoad
    * pairs with the full barrier of our getAndAdd, so either it saw nmspinning == 0 and woke
    * someone itself, or we see its work now. Also when timers wait for a sleeper
-   * (TimerSleeper#wantsHolder): the woken M may have been the sleeper.
+   * (TimerSleeper#wantsHolder): the woken M may have been the sleeper. With no P idle left and
+   * sysmon in its deep sleep, such timers need sysmon (TimerSleeper#handOn): two volatile reads.
    */
   void resetspinning(M m) {
     m.spinning = false;
     U_NMSPINNING.getAndAdd(this, -1); // full barrier before the queue reads below
     if (workVisible() || s.timers.sleeper.wantsHolder()) {
       wakep();
+    }
+    if (npidle == 0 && s.sysmon.waiting) {
+      s.timers.sleeper.handOn();
     }
   }
 

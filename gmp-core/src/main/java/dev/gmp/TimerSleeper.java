@@ -90,19 +90,6 @@ final class TimerSleeper {
     }
   }
 
-  /**
-   * After a sleeper's wake ({@link #takeP}: it gave the role up and took a P) has moved the due
-   * timers to its ring (Timers#check): a timer still pending needs a sleeper while this M runs
-   * what fired, which may take long or block. Go's ready() wakes a spinner for each goroutine a
-   * timer makes runnable; this wakes one only when a timer is left for it (a lone periodic task
-   * is out of its heap until its run re-arms it). Before, the later timer waited for the fired
-   * task's end, or at parallelism 1 for sysmon's deep sleep to end (CHANGELOG).
-   */
-  void coverPending() {
-    if (holder == null && timers.earliestRacy() != Timers.NONE) {
-      noSleeper(); // a holder meanwhile published after reading every heap: it covers them
-    }
-  }
 
   /** After a move of timers (scheduler lock held): kick the holder, if any, to look again. */
   void kickHolder() {
@@ -293,10 +280,21 @@ final class TimerSleeper {
     handOn();
   }
 
-  /** An M that leaves the role with timers pending: another M takes it (a spinner on an idle P). */
-  private void handOn() {
-    if (timers.earliestRacy() != Timers.NONE && s.idle.npidle > 0 && s.runState < Scheduler.TIDYING) {
-      s.idle.wakep();
+  /**
+   * Timers pending with no sleeper (an M left the role to run work, or took the last idle P):
+   * another M takes the role if a P idles, else sysmon must watch the busy Ps, since a task there
+   * blocked without blocking() lets its M look at no heap ({@link #noSleeper}). Called by an M
+   * that leaves the role: woken for work ({@link #vacate}, {@link #takeP}, {@link #vacateIfNone}),
+   * or woken for due timers once they are on its ring (Timers#check: Go's ready() wakes a spinner
+   * for each goroutine a timer readies; this wakes one only when a timer is left, and a lone
+   * periodic task is out of its heap until its run re-arms it); and by a spinner that took the
+   * last idle P while sysmon sleeps ({@link Idle#resetspinning}). Before 2026-12-07 it started a
+   * spinner only, and with no P idle the timer waited for the task's end or sysmon's deep sleep's.
+   */
+  void handOn() {
+    if (holder == null && s.runState < Scheduler.TIDYING
+        && timers.earliestRacy() != Timers.NONE) {
+      noSleeper(); // a holder meanwhile published after reading every heap: it covers them
     }
   }
 

@@ -234,7 +234,7 @@ final class Timers {
     if (m.timerWake) {
       m.timerWake = false;
       runDueEverywhere(m, pp, now);
-      sleeper.coverPending(); // the wake gave the sleeper role up: the timers left need one
+      sleeper.handOn(); // the wake gave the sleeper role up: the timers left need one
     } else if (pp.timers.nextWhen() <= now) {
       runDue(m, pp, pp.timers, now);
     }

@@ -563,6 +563,52 @@ class ScheduledExecutorTest {
   }
 
   /**
+   * The sleeper woken for outside work gives its role up; when the work takes every P (one task
+   * per P, here each on a latch, as a task blocked unmarked), the pending timer can only be
+   * reached through sysmon, so the last P's taking ends sysmon's deep sleep: at parallelism 1 the
+   * sleeper's own wake (its hand-on), at 2 the spinner that takes the second task. Before, sysmon
+   * slept on, and a timer due while such tasks slept came up to its deep sleep's second late
+   * (300-400 ms in half of the rounds of a user's check). Driven by sysmon's own state.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void outsideWorkTakingEveryProcessorFromThePendingTimersSleeperEndsSysmonsDeepSleep(
+      int parallelism) throws Exception {
+    try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(parallelism))) {
+      GmpExecutor ex = c.ex();
+      if (parallelism == 2) {
+        TestSupport.runTwoAtOnce(ex); // both Ms made: no thread start (which wakes sysmon) below
+      }
+      ScheduledFuture<?> pending = ex.schedule(() -> {}, 1, TimeUnit.HOURS);
+      awaitCondition(() -> "a sleeper for the timer, sysmon in its deep sleep: " + ex.dump(),
+          LIVENESS_SECONDS,
+          () -> ex.sched.timers.sleeper.holder != null && ex.sched.sysmon.waiting
+              && ex.stats().idleProcessors() == parallelism);
+      CountDownLatch allStarted = new CountDownLatch(parallelism);
+      CountDownLatch release = new CountDownLatch(1);
+      AtomicInteger sawSysmonAsleep = new AtomicInteger();
+      List<Future<?>> tasks = new ArrayList<>();
+      for (int i = 0; i < parallelism; i++) {
+        tasks.add(ex.submit(() -> {
+          allStarted.countDown();
+          allStarted.await(LIVENESS_SECONDS, TimeUnit.SECONDS); // every P taken
+          if (ex.sched.sysmon.waiting) {
+            sawSysmonAsleep.incrementAndGet();
+          }
+          return release.await(LIVENESS_SECONDS, TimeUnit.SECONDS);
+        }));
+      }
+      TestSupport.await(allStarted, "every P runs one of the tasks");
+      release.countDown();
+      for (Future<?> f : tasks) {
+        f.get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+      }
+      assertEquals(0, sawSysmonAsleep.get(), "tasks that saw sysmon in its deep sleep");
+      pending.cancel(false);
+    }
+  }
+
+  /**
    * A task that waits, unmarked, on a timer of its own executor whose every P such tasks hold: the
    * timer is due on a P whose task is off the CPU, so sysmon hands that P on. It used to count
    * only queued tasks as work waiting, so the timer never fired and the waits never ended
