@@ -8,8 +8,9 @@ import java.util.concurrent.locks.LockSupport;
  * The timer sleeper (Go's M blocked in netpoll until {@code pollUntil}): among the idle Ms, at
  * most one parks with a deadline, the earliest over every P's timer heap; the others park
  * untimed, so one M wakes per deadline, not all of them. On waking it takes an idle P and runs
- * every P's due timers first ({@code M.timerWake}); woken for work instead, it gives the role up
- * and, with timers pending, starts a spinner that will take it over.
+ * every P's due timers first ({@code M.timerWake}); woken for work instead, it gives the role up.
+ * Either way, timers still pending then need another sleeper, or with no P idle sysmon's eye on
+ * the busy Ps ({@link #handOn}).
  *
  * <p><b>Dekker pair F</b>, this side: {@link #publish} writes {@link #until}, full fence, re-reads
  * every heap, repeating until the re-read finds nothing earlier; an adder writes its heap, fence,
@@ -89,7 +90,6 @@ final class TimerSleeper {
       dueWhileBusy(); // all Ps busy: their Ms look at the heaps before they park, if they park
     }
   }
-
 
   /** After a move of timers (scheduler lock held): kick the holder, if any, to look again. */
   void kickHolder() {
@@ -288,8 +288,8 @@ final class TimerSleeper {
    * or woken for due timers once they are on its ring (Timers#check: Go's ready() wakes a spinner
    * for each goroutine a timer readies; this wakes one only when a timer is left, and a lone
    * periodic task is out of its heap until its run re-arms it); and by a spinner that took the
-   * last idle P while sysmon sleeps ({@link Idle#resetspinning}). Before 2026-12-07 it started a
-   * spinner only, and with no P idle the timer waited for the task's end or sysmon's deep sleep's.
+   * last idle P while sysmon sleeps ({@link Idle#resetspinning}). A spinner alone is not enough:
+   * with no P idle, the timer would wait for the running tasks' end, or for sysmon's deep sleep's.
    */
   void handOn() {
     if (holder == null && s.runState < Scheduler.TIDYING
