@@ -129,6 +129,7 @@ final class Round {
   final AtomicLong invokeAlls = new AtomicLong();
   final AtomicLong invokeAnys = new AtomicLong();
   final AtomicLong timedWaits = new AtomicLong();
+  final AtomicLong timerWaits = new AtomicLong();
 
   /** The decoration the running task body is inside, if any (set by {@link Decorated#run}). */
   static final ThreadLocal<Decorated> CONTEXT = new ThreadLocal<>();
@@ -292,7 +293,7 @@ final class Round {
           switch (r.nextInt(4)) {
             case 0 -> invokeChildren(r, false);
             case 1 -> invokeChildren(r, true);
-            default -> awaitChild(r);
+            default -> awaitChild(r, r.nextInt(3) == 0);
           }
         }
         default -> spin(100);
@@ -306,9 +307,13 @@ final class Round {
    * never be a child that shutdownNow returns, nor one it returns after running it here. The child
    * counts its own run; its future maps to its id for shutdownNow's list and the canceller.
    * shutdownNow's interrupt ends a wait for a child it returned. Half the waits are timed, which
-   * run the child in place too; one that times out leaves it to run later or be returned.
+   * run the child in place too; one that times out leaves it to run later or be returned. With
+   * {@code timer}, the child is a one-shot timer of 0-2 ms instead, whose future's wait is a
+   * marked call (ScheduledTask#get), often on a timer in the waiter's own P's heap; always timed:
+   * nothing runs a timer in place, so with every P held by such waits and no thread to be had
+   * (a dud factory, the spare budget spent) untimed ones wait for good (docs/blocking.md).
    */
-  private void awaitChild(SplittableRandom r) {
+  private void awaitChild(SplittableRandom r, boolean timer) {
     int id = nextId();
     if (id == 0) {
       return;
@@ -317,7 +322,10 @@ final class Round {
     ArrayDeque<Integer> kids = CHILD_IDS.get();
     kids.add(id);
     try {
-      f = ex.submit(new Task(id, 0, r.nextLong(), true));
+      Task child = new Task(id, 0, r.nextLong(), true);
+      f = timer
+          ? ex.schedule(child, r.nextInt(2_000), TimeUnit.MICROSECONDS)
+          : ex.submit(child);
     } catch (RejectedExecutionException e) {
       rejected(e);
       return;
@@ -328,10 +336,14 @@ final class Round {
     }
     timerIds.put(f, id); // before it may be returned or cancelled: the accounting reads it then
     accepted.set(id, 1);
+    if (timer) {
+      oneShotTimers.incrementAndGet();
+      timerWaits.incrementAndGet();
+    }
     futures.add(f);
     Decorated mine = CONTEXT.get();
     try {
-      if (r.nextBoolean()) {
+      if (!timer && r.nextBoolean()) {
         f.get();
       } else {
         timedWaits.incrementAndGet();
@@ -1574,6 +1586,7 @@ final class Round {
       r.invokeAlls += invokeAlls.get();
       r.invokeAnys += invokeAnys.get();
       r.timedWaits += timedWaits.get();
+      r.timerWaits += timerWaits.get();
       if (idle != null) {
         r.idleRounds++;
         r.idleQuiescent += idle.quiescent() ? 1 : 0;

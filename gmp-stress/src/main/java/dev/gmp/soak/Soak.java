@@ -144,6 +144,8 @@ public final class Soak {
     public long invokeAnys;
     /** Of kind 7's waits (get, invokeAll, invokeAny), those made with a timeout. */
     public long timedWaits;
+    /** Of kind 7's waits on one future, those on a timer's (schedule's) future. */
+    public long timerWaits;
     public long idleRounds;
     public long idleQuiescent;
     public long idleCpuNanos;
@@ -176,7 +178,7 @@ public final class Soak {
               + " setParallelism=%d%n"
               + "  timers: %d one-shot, %d periodic (%d runs); interrupts: %d workers, %d sysmon;"
               + " virtual threads: %s%n"
-              + "  from tasks: %d invokeAll, %d invokeAny, %d waits timed; decorator in %d rounds"
+              + "  from tasks: %d invokeAll, %d invokeAny, %d waits timed, %d on timers; decorator in %d rounds"
               + " (threw %d times)%n"
               + "  threads: %d made (%.1f per round, at most %d in one round; %d slow, %d dud;"
               + " factory threw %d, returned null %d), peak alive %d (duds %d), peakThreads %d;"
@@ -195,7 +197,7 @@ public final class Soak {
           virtualThreadsUnsupported ? "unsupported (no --add-opens java.base/java.lang), skipped"
               : vtStarted + " started, " + vtInterrupted + " interrupted, " + vtRejected
                   + " rejected",
-          invokeAlls, invokeAnys, timedWaits, decoratedRounds, decoratorThrew,
+          invokeAlls, invokeAnys, timedWaits, timerWaits, decoratedRounds, decoratorThrew,
           workerThreads, rounds > 0 ? (double) workerThreads / rounds : 0.0,
           maxThreadsPerRound, slowThreads, dudThreads, factoryThrew, factoryNull, maxPeakAlive,
           maxPeakDudsAlive, maxPeakThreads, loneTasks, loneRejected, slowStarts, idleRounds,
