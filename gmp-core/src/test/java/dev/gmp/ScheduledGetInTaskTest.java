@@ -30,12 +30,16 @@ class ScheduledGetInTaskTest {
     return timed ? f.get(LIVENESS_SECONDS, TimeUnit.SECONDS) : f.get();
   }
 
-  @ParameterizedTest(name = "timed {0}")
-  @ValueSource(booleans = {false, true})
-  void aTaskWaitingOnAScheduledFutureIsInADeclaredWait(boolean timed) throws Exception {
-    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
-    ScheduledFuture<String> timer = ex.schedule(() -> "fired", 1, TimeUnit.HOURS);
-    Future<Throwable> waiter = ex.submit(() -> {
+  /**
+   * A task of ex that waits on timer (timed or not) and returns what its wait threw (null if
+   * nothing); its thread goes to {@code thread}, if given.
+   */
+  private static Future<Throwable> waiter(GmpExecutor ex, Future<?> timer, boolean timed,
+      AtomicReference<Thread> thread) {
+    return ex.submit(() -> {
+      if (thread != null) {
+        thread.set(Thread.currentThread());
+      }
       try {
         get(timer, timed);
         return null;
@@ -43,6 +47,14 @@ class ScheduledGetInTaskTest {
         return e;
       }
     });
+  }
+
+  @ParameterizedTest(name = "timed {0}")
+  @ValueSource(booleans = {false, true})
+  void aTaskWaitingOnAScheduledFutureIsInADeclaredWait(boolean timed) throws Exception {
+    GmpExecutor ex = tracked.track(GmpExecutor.create(1));
+    ScheduledFuture<String> timer = ex.schedule(() -> "fired", 1, TimeUnit.HOURS);
+    Future<Throwable> waiter = waiter(ex, timer, timed, null);
     // Without the declaration the task counts as running (the detector may hand its P on later,
     // but never makes it a syscall).
     awaitCondition(() -> "the waiter in a declared wait: " + ex.stats(), LIVENESS_SECONDS,
@@ -91,15 +103,7 @@ class ScheduledGetInTaskTest {
     GmpExecutor ex = tracked.track(GmpExecutor.create(1));
     ScheduledFuture<String> timer = ex.schedule(() -> "fired", 1, TimeUnit.HOURS);
     AtomicReference<Thread> thread = new AtomicReference<>();
-    Future<Throwable> waiter = ex.submit(() -> {
-      thread.set(Thread.currentThread());
-      try {
-        get(timer, timed);
-        return null;
-      } catch (Throwable e) {
-        return e;
-      }
-    });
+    Future<Throwable> waiter = waiter(ex, timer, timed, thread);
     awaitCondition(() -> "the waiter in a declared wait: " + ex.stats(), LIVENESS_SECONDS,
         () -> ex.stats().syscallTasks() == 1);
     thread.get().interrupt();
