@@ -203,17 +203,17 @@ final class Idle extends IdlePad2 {
    * that would find nothing costs an unpark and a park: docs/benchmarks.md, "Ablation"). Dekker (A,
    * spinner side): a submitter that saw us spinning skipped its wakep, and its put + StoreLoad
    * pairs with the full barrier of our getAndAdd, so either it saw nmspinning == 0 and woke
-   * someone itself, or we see its work now. Also when timers wait for a sleeper
-   * (TimerSleeper#wantsHolder): the woken M may have been the sleeper. With no P idle left and
-   * sysmon in its deep sleep, such timers need sysmon (TimerSleeper#handOn): two volatile reads.
+   * someone itself, or we see its work now. Timers pending with no sleeper get one too
+   * (TimerSleeper#handOn): the woken M may have been the sleeper; with no P idle left they need
+   * sysmon, which only its deep sleep keeps away (else two volatile reads).
    */
   void resetspinning(M m) {
     m.spinning = false;
     U_NMSPINNING.getAndAdd(this, -1); // full barrier before the queue reads below
-    if (workVisible() || s.timers.sleeper.wantsHolder()) {
+    if (workVisible()) {
       wakep();
     }
-    if (npidle == 0 && s.sysmon.waiting) {
+    if (npidle > 0 || s.sysmon.waiting) {
       s.timers.sleeper.handOn();
     }
   }

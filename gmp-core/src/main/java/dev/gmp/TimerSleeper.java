@@ -287,29 +287,19 @@ final class TimerSleeper {
    * that leaves the role: woken for work ({@link #vacate}, {@link #takeP}, {@link #vacateIfNone}),
    * or woken for due timers once they are on its ring (Timers#check: Go's ready() wakes a spinner
    * for each goroutine a timer readies; this wakes one only when a timer is left, and a lone
-   * periodic task is out of its heap until its run re-arms it); and by a spinner that took the
-   * last idle P while sysmon sleeps ({@link Idle#resetspinning}). A spinner alone is not enough:
-   * with no P idle, the timer would wait for the running tasks' end, or for sysmon's deep sleep's.
+   * periodic task is out of its heap until its run re-arms it); and by an M that stops spinning
+   * ({@link Idle#resetspinning}): a sleeper woken as the counted spinner (startm took it for
+   * outside work) handed the role on while its own spinning count made wakep start nobody, and a
+   * spinner that took the last idle P leaves such timers to sysmon. A spinner alone is not
+   * enough: with no P idle, the timer would wait for the running tasks' end, or for sysmon's deep
+   * sleep's.
    */
   void handOn() {
-    if (holder == null && s.runState < Scheduler.TIDYING
+    if (holder == null // volatile: released under the lock before the releaser's fence
+        && s.runState < Scheduler.TIDYING
         && timers.earliestRacy() != Timers.NONE) {
       noSleeper(); // a holder meanwhile published after reading every heap: it covers them
     }
-  }
-
-  /**
-   * Whether timers are pending with no sleeper while Ps are idle. A sleeper woken as the counted
-   * spinner (startm took it for outside work) cannot hand the role on: {@link #handOn}'s wakep
-   * sees its own spinning count and starts nobody, and the other idle Ms park untimed. So an M
-   * that stops spinning asks this too ({@link Idle#resetspinning}) and wakes one that will park
-   * as the sleeper; else the timers waited for sysmon's next look, up to its 1 s deep sleep.
-   */
-  boolean wantsHolder() {
-    return holder == null // volatile: released under the lock before the releaser's fence
-        && s.idle.npidle > 0
-        && s.runState < Scheduler.TIDYING
-        && timers.earliestRacy() != Timers.NONE;
   }
 
   /** m gives the role up (if it still holds it). Scheduler lock held. */
