@@ -913,11 +913,27 @@ class HelpingFuture<V> extends G implements RunnableFuture<V> {
   private static <T> AnyTask<T> awaitAnyEnd(ArrayBlockingQueue<AnyTask<T>> ends, long nanos)
       throws InterruptedException {
     try {
-      return Syscall.blocking(() -> ends.poll(nanos, TimeUnit.NANOSECONDS));
+      return Syscall.blocking(new AnyEndWait<>(ends, nanos));
     } catch (InterruptedException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException(e); // the queue's waits throw nothing else
+    }
+  }
+
+  /** The wait awaitAnyEnd declares: a class, not a lambda (DeclaredWait's reason). */
+  private static final class AnyEndWait<T> implements Callable<AnyTask<T>> {
+    private final ArrayBlockingQueue<AnyTask<T>> ends;
+    private final long nanos;
+
+    AnyEndWait(ArrayBlockingQueue<AnyTask<T>> ends, long nanos) {
+      this.ends = ends;
+      this.nanos = nanos;
+    }
+
+    @Override
+    public AnyTask<T> call() throws InterruptedException {
+      return ends.poll(nanos, TimeUnit.NANOSECONDS);
     }
   }
 
