@@ -551,8 +551,7 @@ class ScheduledExecutorTest {
   void aTimerPendingWhenTheSleeperTakesTheOnlyProcessorEndsSysmonsDeepSleep() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
       GmpExecutor ex = c.ex();
-      ex.submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS); // threads and sysmon started
-      awaitCondition("sysmon in its deep sleep (every P idle)", () -> ex.sched.sysmon.waiting);
+      TestSupport.startThenAwaitSysmonDeepSleep(ex);
       ScheduledFuture<Boolean> first =
           ex.schedule(() -> ex.sched.sysmon.waiting, 50, TimeUnit.MILLISECONDS);
       ScheduledFuture<?> second = ex.schedule(() -> {}, 1, TimeUnit.HOURS);
@@ -818,8 +817,7 @@ class ScheduledExecutorTest {
   void aTimerAddedWhileEveryProcessorIsBusyWakesSysmon() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
       GmpExecutor ex = c.ex();
-      ex.submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS); // threads and sysmon started
-      awaitCondition("sysmon in its deep sleep (every P idle)", () -> ex.sched.sysmon.waiting);
+      TestSupport.startThenAwaitSysmonDeepSleep(ex);
       AtomicBoolean asleepAfter = new AtomicBoolean(true);
       ex.submit(() -> {
         ScheduledFuture<?> t = ex.schedule(() -> {}, 1, TimeUnit.HOURS); // no sleeper: one M

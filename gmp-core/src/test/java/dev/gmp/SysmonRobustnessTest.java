@@ -17,9 +17,8 @@ class SysmonRobustnessTest {
   void anInterruptedSysmonKeepsSleeping() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(2))) {
       GmpExecutor ex = c.ex();
-      ex.submit(() -> 1).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
+      TestSupport.startThenAwaitSysmonDeepSleep(ex);
       Thread sysmon = ex.sched.sysmon.thread();
-      TestSupport.awaitCondition("sysmon in its deep sleep", () -> ex.sched.sysmon.waiting);
       long before = ex.sched.counters.sysmonWakeups;
       for (int i = 0; i < 5; i++) {
         sysmon.interrupt();
@@ -118,8 +117,7 @@ class SysmonRobustnessTest {
   void aTaskBlockedAfterAnIdlePeriodIsRetakenForTheTaskBehindIt() throws Exception {
     try (TestSupport.Closer c = TestSupport.closer(GmpExecutor.create(1))) {
       GmpExecutor ex = c.ex();
-      ex.submit(() -> 1).get(TestSupport.LIVENESS_SECONDS, TimeUnit.SECONDS);
-      TestSupport.awaitCondition("sysmon in its deep sleep", () -> ex.sched.sysmon.waiting);
+      TestSupport.startThenAwaitSysmonDeepSleep(ex);
       CountDownLatch blocked = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       ex.execute(() -> {

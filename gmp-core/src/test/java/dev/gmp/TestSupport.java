@@ -98,6 +98,15 @@ final class TestSupport {
     awaitCondition(what, LIVENESS_SECONDS, cond);
   }
 
+  /**
+   * Starts ex's threads and sysmon with one task, then waits for sysmon's deep sleep (every P
+   * idle): the state after an idle period, from which a test drives what must end that sleep.
+   */
+  static void startThenAwaitSysmonDeepSleep(GmpExecutor ex) throws Exception {
+    ex.submit(() -> {}).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+    awaitCondition("sysmon in its deep sleep (every P idle)", () -> ex.sched.sysmon.waiting);
+  }
+
   /** Same, with a message computed at failure time (e.g. a stats snapshot). */
   static void awaitCondition(Supplier<String> what, long seconds, BooleanSupplier cond) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
